@@ -1,0 +1,129 @@
+"""`paiju replay PATH… [--match ID] [--json] [--steps]` (spec/cli.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from engine.replay import GroupedLog, ReplayResult, group_lines, replay_with_steps
+from engine.registry import GameNotAvailable, get_game
+from events.codec import LineError, ParsedLine, event_to_json, read_log
+from paiju import UsageError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".jsonl or .jsonl.gz event logs")
+    p.add_argument("--match", metavar="ID", help="replay only this match id")
+    p.add_argument("--json", action="store_true", help="one JSON result per match (JSON Lines)")
+    p.add_argument("--steps", action="store_true", help="print every event with the state after it")
+
+
+def _lines(paths: list[str]) -> Iterator[ParsedLine | LineError]:
+    for p in paths:
+        yield from read_log(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    for p in args.paths:
+        if not os.path.isfile(p) or not os.access(p, os.R_OK):
+            raise UsageError(f"cannot read {p}: no such readable file")
+    grouped: GroupedLog = group_lines(_lines(args.paths))
+    for orphan in grouped.orphans:
+        print(f"{orphan.path}:{orphan.line}: {orphan.error.code}: {orphan.error.message}", file=sys.stderr)
+    matches = grouped.matches
+    if args.match is not None:
+        if args.match not in matches:
+            raise UsageError(f"no match {args.match!r} in {', '.join(args.paths)}")
+        matches = {args.match: matches[args.match]}
+    any_invalid = bool(grouped.orphans)
+    if not args.json:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+    for entries in matches.values():
+        steps, result = replay_with_steps(entries)
+        any_invalid |= result.status == "invalid"
+        if args.json:
+            if args.steps:
+                for st in steps:
+                    print(json.dumps(_step_dict(result, st), ensure_ascii=False, separators=(",", ":")))
+            sys.stdout.write(result.to_json() + "\n")
+        else:
+            if args.steps:
+                _print_steps(console, result, steps)
+            print_result(console, result)
+    return 1 if any_invalid else 0
+
+
+def _view(game_id: str | None, state: Any) -> dict[str, Any] | None:
+    if game_id is None or state is None:
+        return None
+    try:
+        return get_game(game_id).view(state)
+    except GameNotAvailable:
+        return None
+
+
+def _step_dict(result: ReplayResult, st: Any) -> dict[str, Any]:
+    return {
+        "match_id": result.match_id,
+        "seq": st.seq,
+        "event": None if st.event is None else st.event.to_dict(),
+        "error": None if st.error is None else st.error.as_dict(),
+        "state": _view(result.game, st.state),
+    }
+
+
+def _print_steps(console: Any, result: ReplayResult, steps: list[Any]) -> None:
+    from rich.markup import escape
+
+    for st in steps:
+        ev = "—" if st.event is None else event_to_json(st.event)
+        console.print(f"[bold]{result.match_id} #{st.seq}[/bold] {escape(ev)}")
+        if st.error is not None:
+            console.print(f"  [red]✗ {st.error.code}: {escape(st.error.message)}[/red]")
+            continue
+        view = _view(result.game, st.state)
+        for k, v in (view or {}).items():
+            shown = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+            console.print(f"    {k}: {escape(str(shown))}")
+
+
+def print_result(console: Any, r: ReplayResult) -> None:
+    """A readable block per match: status, error, deltas per player, settlement lines."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    colour = {"finished": "green", "incomplete": "yellow", "invalid": "red"}[r.status]
+    console.print(f"[bold]{escape(r.match_id)}[/bold] · {r.game or '?'} · [{colour}]{r.status}[/{colour}] · {r.events} events")
+    if r.error:
+        e = r.error
+        console.print(f"  [red]seq {e['seq']} ({e['type']}): {e['code']}: {escape(e['message'])}[/red]")
+    if r.chain_ok is not None:
+        console.print(f"  hash chain: {'[green]verified[/green]' if r.chain_ok else '[red]BROKEN[/red]'}")
+    if r.deltas is not None:
+        t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        t.add_column("seat")
+        t.add_column("player")
+        t.add_column("delta", justify="right")
+        if r.recorded_deltas is not None:
+            t.add_column("server", justify="right")
+        players = r.players or [""] * len(r.deltas)
+        for s, d in enumerate(r.deltas):
+            mark = " ★" if s in r.winners else ""
+            row = [str(s), escape(players[s]) + mark, f"{d:+d}"]
+            if r.recorded_deltas is not None:
+                rd = r.recorded_deltas[s]
+                row.append(f"{rd:+d}" if rd == d else f"[red]{rd:+d}[/red]")
+            t.add_row(*row)
+        console.print(t)
+        for it in r.items:
+            extra = {k: v for k, v in it.items() if k not in ("kind", "seat", "from", "points")}
+            detail = " " + json.dumps(extra, ensure_ascii=False) if extra else ""
+            console.print(f"    {it['kind']}: seat {it['seat']} ← seat {it['from']}  {it['points']}{escape(detail)}")
+        if r.settlement_matches is False:
+            console.print("  [red]the server's settlement differs from the rules' settlement[/red]")

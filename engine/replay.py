@@ -1,0 +1,322 @@
+"""The replay driver: a fold of a game's reducer over one match's events (events.md §6).
+
+`replay(entries)` returns the contract's result; `steps(entries)` yields each event with the state
+after it. `entries` are one match's events in file order; a line that could not be parsed but
+named this match appears as a `ContractError` at its place, so the match stops there.
+Strict or lenient is the caller's choice: `replay(..., strict=True)` raises the first error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.base import Game, Settlement
+from engine.errors import Illegal
+from engine.registry import GameNotAvailable, get_game
+from events.chain import link
+from events.codec import LineError, ParsedLine
+from events.errors import ContractError
+from events.models import AnyEvent, Dealt, MatchStarted, Settled
+
+Entry = AnyEvent | ContractError
+
+
+@dataclass
+class ReplayResult:
+    """One match's replay result; `to_dict()` is the contract's object, in its field order."""
+
+    match_id: str
+    game: str | None = None
+    status: str = "incomplete"
+    events: int = 0
+    error: dict[str, Any] | None = None
+    winners: list[int] = field(default_factory=list)
+    deltas: list[int] | None = None
+    items: list[dict[str, Any]] = field(default_factory=list)
+    recorded_deltas: list[int] | None = None
+    settlement_matches: bool | None = None
+    chain_ok: bool | None = None
+    # not part of the §6 object, kept for reports
+    final_hash: str | None = None
+    players: list[str] | None = None
+    rules: dict[str, Any] | None = None
+    base: int | None = None
+    dealer: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "game": self.game,
+            "status": self.status,
+            "events": self.events,
+            "error": self.error,
+            "winners": self.winners,
+            "deltas": self.deltas,
+            "items": self.items,
+            "recorded_deltas": self.recorded_deltas,
+            "settlement_matches": self.settlement_matches,
+            "chain_ok": self.chain_ok,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class Step:
+    """One applied (or refused) event and the state after it."""
+
+    seq: int | None
+    event: AnyEvent | None
+    state: Any
+    error: ContractError | None = None
+
+
+def _seq_of(entry: Entry) -> int | None:
+    return entry.seq
+
+
+def order_entries(entries: Sequence[Entry]) -> list[Entry]:
+    """Stable order by seq; an entry without a seq keeps its place after the entry before it."""
+    keyed: list[tuple[float, int, Entry]] = []
+    last = -1.0
+    for i, e in enumerate(entries):
+        s = _seq_of(e)
+        key = float(s) if s is not None else last + 0.5
+        last = key if s is not None else last
+        keyed.append((key, i, e))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return [e for _, _, e in keyed]
+
+
+class _Run:
+    """The fold, shared by `replay` and `steps`."""
+
+    def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
+        self.result = ReplayResult(match_id=match_id, events=len(entries))
+        self.entries = order_entries(entries)
+        self.game: Game | None = None
+        self.state: Any = None
+        self.rules: Any = None
+        self.started: MatchStarted | None = None
+        self.n = 0
+        self.finished = False
+        self.settled_seen = False
+        self.prev_hash = ""
+        self.any_hash = False
+        self.chain_broken = False
+
+    def _fail(self, err: ContractError, entry: Entry | None) -> ContractError:
+        if isinstance(entry, ContractError):
+            err = entry
+        if err.seq is None and entry is not None:
+            err.seq = entry.seq
+        if err.type is None and entry is not None:
+            err.type = getattr(entry, "type", None)
+        err.match_id = self.result.match_id
+        self.result.status = "invalid"
+        self.result.error = err.as_dict()
+        return err
+
+    def _chain(self, event: AnyEvent) -> bool:
+        self.prev_hash = link(self.prev_hash, event)
+        if event.hash is not None:
+            self.any_hash = True
+            if event.hash != self.prev_hash:
+                self.chain_broken = True
+                return False
+        return True
+
+    def run(self) -> Iterator[Step]:
+        expected = 0
+        seen: dict[int, AnyEvent] = {}
+        stopped_at: int | None = None
+        for idx, entry in enumerate(self.entries):
+            if isinstance(entry, ContractError):
+                yield Step(entry.seq, None, self.state, self._fail(entry, entry))
+                stopped_at = idx
+                break
+            ev = entry
+            if ev.seq in seen:
+                if seen[ev.seq].canonical_dict() == ev.canonical_dict():
+                    continue  # an identical re-send is a no-op (events.md §5)
+                err = Illegal("conflict", f"a different event is already at seq {ev.seq} (events.md §5: append-only)")
+                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
+                stopped_at = idx
+                break
+            if ev.seq != expected:
+                err = Illegal("seq_gap", f"seq {ev.seq} follows seq {expected - 1}; seq {expected} is missing")
+                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
+                stopped_at = idx
+                break
+            seen[ev.seq] = ev
+            expected += 1
+            if not self._chain(ev):
+                err = Illegal("bad_hash", f"hash of seq {ev.seq} does not verify: the log was edited after it was written (events.md §5)")
+                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
+                stopped_at = idx
+                break
+            try:
+                self._apply(ev)
+            except ContractError as err:
+                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
+                stopped_at = idx
+                break
+            yield Step(ev.seq, ev, self.state)
+        if stopped_at is not None:
+            self.any_hash, self.chain_broken = _whole_chain(self.entries)
+        self._conclude()
+
+    def _apply(self, ev: AnyEvent) -> None:
+        if ev.seq == 0:
+            if not isinstance(ev, MatchStarted):
+                raise Illegal("not_started", f"seq 0 must be match_started, got {ev.type}")
+            try:
+                self.game = get_game(ev.game)
+            except GameNotAvailable as e:
+                raise Illegal("bad_rules", str(e)) from None
+            r = self.result
+            r.game, r.players, r.base, r.dealer = ev.game, list(ev.players), ev.base, ev.dealer
+            self.n = len(ev.players)
+            if self.n not in self.game.seats:
+                raise Illegal("bad_field", f"{ev.game} is played by {' or '.join(map(str, self.game.seats))} players, got {self.n}")
+            if ev.dealer >= self.n:
+                raise Illegal("bad_field", f"dealer {ev.dealer} is not a seat of a {self.n}-player match")
+            self.rules = self.game.parse_rules(ev.rules)
+            r.rules = self.rules.options()
+            self.started = ev
+            return
+        if isinstance(ev, MatchStarted):
+            raise Illegal("wrong_phase", f"match_started at seq {ev.seq}: only seq 0 starts a match")
+        assert self.game is not None and self.started is not None
+        if ev.seq == 1:
+            if not isinstance(ev, Dealt):
+                raise Illegal("wrong_phase", f"seq 1 must be dealt, got {ev.type}")
+            if len(ev.hands) != self.n:
+                raise Illegal("bad_deal", f"dealt has {len(ev.hands)} hands for {self.n} players")
+            self.state = self.game.start(self.started, ev, self.rules)
+            self.finished = self.game.is_finished(self.state)
+            return
+        if isinstance(ev, Dealt):
+            raise Illegal("wrong_phase", f"dealt at seq {ev.seq}: the deal is seq 1")
+        if isinstance(ev, Settled):
+            if not self.finished:
+                raise Illegal("wrong_phase", "settled before the match ended (events.md §2: settled follows the end)")
+            if self.settled_seen:
+                raise Illegal("after_end", "a second settled event")
+            if len(ev.deltas) != self.n:
+                raise Illegal("bad_field", f"settled has {len(ev.deltas)} deltas for {self.n} seats")
+            self.settled_seen = True
+            self.result.recorded_deltas = list(ev.deltas)
+            return
+        if self.finished:
+            raise Illegal("after_end", f"{ev.type} after the match ended")
+        seat = getattr(ev, "seat", None)
+        if seat is not None and seat >= self.n:
+            raise Illegal("bad_field", f"seat {seat} does not exist in a {self.n}-player match")
+        target = getattr(ev, "target", None)
+        if target is not None and target >= self.n:
+            raise Illegal("bad_field", f"target {target} does not exist in a {self.n}-player match")
+        self.state = self.game.apply(self.state, ev)
+        self.finished = self.game.is_finished(self.state)
+
+    def _conclude(self) -> None:
+        r = self.result
+        r.chain_ok = (not self.chain_broken) if self.any_hash else None
+        r.final_hash = self.prev_hash or None
+        if r.status == "invalid":
+            return
+        if self.finished and self.game is not None:
+            s: Settlement = self.game.settle(self.state)
+            r.status = "finished"
+            r.deltas = list(s.deltas)
+            r.winners = list(s.winners)
+            r.items = [dict(i) for i in s.items]
+            if r.recorded_deltas is not None:
+                r.settlement_matches = r.recorded_deltas == r.deltas
+        else:
+            r.status = "incomplete"
+
+
+def _whole_chain(ordered: Sequence[Entry]) -> tuple[bool, bool]:
+    """(any hash present, chain broken) over a whole match, past any refused event.
+
+    A line that could not be parsed breaks the chain for every hashed event after it.
+    """
+    prev = ""
+    any_hash = broken = False
+    seen: set[int] = set()
+    unreadable = False
+    for e in ordered:
+        if isinstance(e, ContractError):
+            unreadable = True
+            continue
+        if e.seq in seen:
+            continue
+        seen.add(e.seq)
+        prev = link(prev, e)
+        if e.hash is not None:
+            any_hash = True
+            if unreadable or e.hash != prev:
+                broken = True
+    return any_hash, broken
+
+
+def _match_id(entries: Sequence[Entry]) -> str:
+    for e in entries:
+        if e.match_id is not None:
+            return e.match_id
+    return ""
+
+
+def replay(entries: Sequence[Entry], *, strict: bool = False) -> ReplayResult:
+    """Replay one match. Lenient by default (the error is in the result); strict raises it."""
+    run = _Run(_match_id(entries), entries)
+    for step in run.run():
+        if step.error is not None and strict:
+            raise step.error
+    return run.result
+
+
+def steps(entries: Sequence[Entry]) -> Iterator[Step]:
+    """Each event of one match with the state after it; the last step carries the error, if any.
+
+    After the generator is exhausted, `.result` is not available here: call `replay` for it.
+    """
+    run = _Run(_match_id(entries), entries)
+    yield from run.run()
+
+
+def replay_with_steps(entries: Sequence[Entry]) -> tuple[list[Step], ReplayResult]:
+    """Both the steps and the result, from one fold."""
+    run = _Run(_match_id(entries), entries)
+    out = list(run.run())
+    return out, run.result
+
+
+@dataclass
+class GroupedLog:
+    """A file's lines grouped by match, in order of first appearance, and the lines with no match."""
+
+    matches: dict[str, list[Entry]] = field(default_factory=dict)
+    orphans: list[LineError] = field(default_factory=list)
+    line_errors: list[LineError] = field(default_factory=list)
+
+
+def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
+    """Group interleaved matches by `match_id`; a bad line joins its match when it names one."""
+    g = GroupedLog()
+    for ln in lines:
+        if isinstance(ln, ParsedLine):
+            g.matches.setdefault(ln.event.match_id, []).append(ln.event)
+            continue
+        g.line_errors.append(ln)
+        mid = ln.error.match_id
+        if mid is not None:
+            g.matches.setdefault(mid, []).append(ln.error)
+        else:
+            g.orphans.append(ln)
+    return g

@@ -1,0 +1,52 @@
+"""Canonical JSON and the hash chain (events.md §5)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from events.models import AnyEvent
+
+
+def canonical_json(obj: dict[str, Any]) -> bytes:
+    """Keys sorted, no insignificant white space, UTF-8, integers as integers."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def link(prev_hash: str, event: AnyEvent) -> str:
+    """hash(k) = SHA-256(hash(k-1) ‖ canonical JSON of event k without `hash`)."""
+    h = hashlib.sha256(prev_hash.encode("utf-8"))
+    h.update(canonical_json(event.canonical_dict()))
+    return h.hexdigest()
+
+
+def fill_chain(events: Iterable[AnyEvent]) -> list[AnyEvent]:
+    """The events with `hash` set on each (computed; an existing hash is replaced)."""
+    out: list[AnyEvent] = []
+    prev = ""
+    for e in events:
+        prev = link(prev, e)
+        out.append(e.model_copy(update={"hash": prev}))
+        # model_copy does not mark the field as set; keep it in exclude_unset dumps
+        out[-1].__pydantic_fields_set__.add("hash")
+    return out
+
+
+def first_broken_link(events: Sequence[AnyEvent]) -> tuple[int | None, bool | None, str]:
+    """Verify the chain over a match's events in seq order.
+
+    Returns (index of the first event whose present `hash` does not verify or None,
+    chain_ok: None when no event carries a hash else whether all present hashes verify,
+    the final computed hash).
+    """
+    prev = ""
+    any_hash = False
+    for i, e in enumerate(events):
+        prev = link(prev, e)
+        if e.hash is not None:
+            any_hash = True
+            if e.hash != prev:
+                return i, False, prev
+    return None, (True if any_hash else None), prev

@@ -1,0 +1,212 @@
+"""JSON Lines codec (events.md §1): parse lines into events, each bad line into a contract error.
+
+A bad line never stops the file: `read_log` yields either a `ParsedLine` or a `LineError` for every
+line, with the file and line number, and the `match_id`/`seq` whenever the line names them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from events.errors import ContractError
+from events.models import EVENT_TYPES, AnyEvent, Event
+
+MAX_LINE_BYTES = 1 << 20
+"""A line longer than this (1 MiB) is refused as `bad_json` without being parsed."""
+MAX_NESTING = 16
+"""JSON nested deeper than this is refused: no contract event nests more than three levels."""
+
+_EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    path: str
+    line: int
+    event: AnyEvent
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    path: str
+    line: int
+    error: ContractError
+    raw: bytes
+
+    @property
+    def match_id(self) -> str | None:
+        return self.error.match_id
+
+    @property
+    def seq(self) -> int | None:
+        return self.error.seq
+
+
+def _depth_ok(obj: Any, limit: int = MAX_NESTING) -> bool:
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True
+
+
+def _where(obj: Any) -> tuple[str | None, int | None, str | None]:
+    if not isinstance(obj, dict):
+        return None, None, None
+    mid = obj.get("match_id")
+    seq = obj.get("seq")
+    typ = obj.get("type")
+    return (
+        mid if isinstance(mid, str) else None,
+        seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+        typ if isinstance(typ, str) else None,
+    )
+
+
+def _describe(err: ValidationError, obj: dict[str, Any]) -> ContractError:
+    mid, seq, typ = _where(obj)
+    first = err.errors(include_url=False)[0]
+    kind = first["type"]
+    loc = [str(x) for x in first["loc"]]
+    if kind == "union_tag_invalid":
+        return ContractError(
+            "unknown_type",
+            f"unknown event type {typ!r}; known types: {', '.join(sorted(EVENT_TYPES))}",
+            match_id=mid, seq=seq, type=typ,
+        )  # fmt: skip
+    if kind == "union_tag_not_found":
+        return ContractError("bad_field", "missing field 'type'", match_id=mid, seq=seq)
+    field = ".".join(loc[1:]) if len(loc) > 1 else ".".join(loc)
+    if kind == "extra_forbidden":
+        msg = f"unknown field {field!r} in a {typ} event (events.md §1: unknown fields are an error)"
+    elif kind == "missing":
+        msg = f"missing field {field!r} in a {typ} event"
+    else:
+        value = first.get("input")
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        msg = f"field {field!r} of a {typ} event: {first['msg']} (got {shown})"
+    return ContractError("bad_field", msg, match_id=mid, seq=seq, type=typ)
+
+
+def parse_event(obj: Any) -> AnyEvent:
+    """Validate one decoded JSON value as a contract event; raise ContractError if it is not one."""
+    if not isinstance(obj, dict):
+        raise ContractError("bad_json", f"a line must be a JSON object, got {type(obj).__name__}")
+    try:
+        return _EVENT_ADAPTER.validate_python(obj)  # type: ignore[no-any-return]
+    except ValidationError as err:
+        raise _describe(err, obj) from None
+
+
+def parse_line(raw: bytes | str) -> AnyEvent:
+    """Parse one JSON Lines line (bytes or text) into an event, or raise ContractError."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise ContractError("bad_json", f"line of {len(raw)} bytes exceeds the limit of {MAX_LINE_BYTES}")
+    try:
+        obj = json.loads(raw)
+    except UnicodeDecodeError as e:
+        raise ContractError("bad_json", f"not UTF-8: {e.reason} at byte {e.start}") from None
+    except json.JSONDecodeError as e:
+        raise ContractError("bad_json", f"not JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:
+        raise ContractError("bad_json", "JSON nested too deeply") from None
+    if not _depth_ok(obj):
+        mid, seq, typ = _where(obj)
+        raise ContractError("bad_json", f"JSON nested deeper than {MAX_NESTING} levels", match_id=mid, seq=seq, type=typ)
+    return parse_event(obj)
+
+
+def open_log(path: str | Path) -> IO[bytes]:
+    """Open a `.jsonl` or `.jsonl.gz` file for binary reading (gzip detected by magic bytes)."""
+    f = open(path, "rb")  # noqa: SIM115 - returned to the caller
+    head = f.peek(2)[:2] if hasattr(f, "peek") else b""
+    if head == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]
+    return f
+
+
+def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]:
+    """Parse every line of a binary stream; a read failure (truncated gzip) ends it with a LineError."""
+    lineno = 0
+    reader = io.BufferedReader(stream) if not hasattr(stream, "peek") else stream  # type: ignore[arg-type]
+    while True:
+        try:
+            raw = reader.readline(MAX_LINE_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            yield LineError(path, lineno + 1, ContractError("bad_json", f"unreadable input after line {lineno}: {e}"), b"")
+            return
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            # skip the rest of an over-long line without holding it in memory
+            size = len(raw)
+            try:
+                while raw and not raw.endswith(b"\n"):
+                    raw = reader.readline(MAX_LINE_BYTES)
+                    size += len(raw)
+            except (OSError, EOFError, zlib.error):
+                pass
+            err = ContractError("bad_json", f"line of {size} bytes exceeds the limit of {MAX_LINE_BYTES}")
+            yield LineError(path, lineno, err, b"")
+            continue
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        try:
+            yield ParsedLine(path, lineno, parse_line(stripped))
+        except ContractError as err:
+            yield LineError(path, lineno, err, stripped)
+
+
+def read_log(path: str | Path) -> Iterator[ParsedLine | LineError]:
+    """Every line of a log file, parsed; an unopenable file yields one LineError."""
+    p = str(path)
+    try:
+        stream = open_log(path)
+    except OSError as e:
+        yield LineError(p, 0, ContractError("bad_json", f"cannot open {p}: {e.strerror or e}"), b"")
+        return
+    with stream:
+        yield from iter_lines(stream, p)
+
+
+_FIRST_KEYS = ("match_id", "seq", "type")
+
+
+def event_to_json(event: AnyEvent) -> str:
+    """One event as a JSON line (no newline): envelope first, then the type's fields, `hash` last."""
+    d = event.to_dict()
+    ordered = {k: d[k] for k in _FIRST_KEYS}
+    for k, v in d.items():
+        if k not in ordered and k != "hash":
+            ordered[k] = v
+    if "hash" in d:
+        ordered["hash"] = d["hash"]
+    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_log(events: Iterable[AnyEvent], out: IO[str]) -> int:
+    """Write events as JSON Lines; returns how many were written."""
+    n = 0
+    for e in events:
+        out.write(event_to_json(e))
+        out.write("\n")
+        n += 1
+    return n
