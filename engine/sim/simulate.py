@@ -1,0 +1,172 @@
+"""The deterministic simulator: bots play matches through the engine and write contract logs.
+
+Each match draws from its own generator, seeded from (seed, game, index) by SHA-256, so match i
+is the same whatever the number of workers or the matches around it: same arguments → same bytes.
+The engine itself stays free of randomness; the deal and every system draw are written to the log.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import random
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import IO, Any
+
+from engine.errors import Illegal
+from engine.registry import get_game
+from events.chain import fill_chain
+from events.codec import event_to_json
+from events.errors import ContractError
+from events.models import EVENT_TYPES, AnyEvent, Dealt, MatchStarted
+
+MAX_EVENTS = 5000
+"""A match that has not ended after this many events is a bot bug, reported as such."""
+PLAYER_POOL = 40
+"""Simulated players are drawn from this many names, so per-player statistics mean something."""
+EPOCH = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+class SimulationError(RuntimeError):
+    """A bot produced an event the engine refused, or a match did not end."""
+
+
+def match_rng(seed: int, game_id: str, index: int) -> random.Random:
+    """The generator of one match, independent of every other match."""
+    digest = hashlib.sha256(f"paiju-sim:{seed}:{game_id}:{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def _ts(index: int, seq: int) -> str:
+    t = EPOCH + timedelta(seconds=index * 600 + seq * 3)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
+    model = EVENT_TYPES[payload["type"]]
+    return model(match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
+
+
+def simulate_match(
+    game_id: str,
+    rules: Mapping[str, Any] | None,
+    seed: int,
+    index: int,
+    *,
+    players: int | None = None,
+    prefix: str = "sim",
+    chain: bool = True,
+) -> list[AnyEvent]:
+    """One match played by bots: match_started, dealt, the bots' events, the engine's `settled`."""
+    game = get_game(game_id)
+    raw_rules = dict(rules or {})
+    parsed = game.parse_rules(raw_rules)
+    rng = match_rng(seed, game_id, index)
+    n = players or game.sim_players
+    names = [f"p{k:02d}" for k in rng.sample(range(PLAYER_POOL), n)]
+    match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
+    started = MatchStarted(
+        match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
+        players=names, dealer=rng.randrange(n), base=1,
+    )  # fmt: skip
+    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng)})
+    assert isinstance(dealt, Dealt)
+    events: list[AnyEvent] = [started, dealt]
+    state = game.start(started, dealt, parsed)
+    while not game.is_finished(state):
+        if len(events) >= MAX_EVENTS:
+            raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
+        payload = game.bot_action(state, rng)
+        try:
+            ev = _event(match_id, len(events), index, payload)
+            state = game.apply(state, ev)
+        except (Illegal, ContractError, ValueError) as e:
+            raise SimulationError(f"{match_id} seq {len(events)}: the {game_id} bot chose {payload}, refused: {e}") from e
+        events.append(ev)
+    settlement = game.settle(state)
+    events.append(_event(match_id, len(events), index, {"type": "settled", "deltas": list(settlement.deltas)}))
+    return fill_chain(events) if chain else events
+
+
+def _batch(args: tuple[str, dict[str, Any], int, int, int, int | None]) -> list[str]:
+    game_id, rules, seed, start, stop, players = args
+    out = []
+    for i in range(start, stop):
+        lines = [event_to_json(e) for e in simulate_match(game_id, rules, seed, i, players=players)]
+        out.append("\n".join(lines) + "\n")
+    return out
+
+
+def simulate_lines(
+    game_id: str,
+    rules: Mapping[str, Any] | None,
+    matches: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    players: int | None = None,
+    batch: int = 50,
+) -> Iterator[str]:
+    """Each match's JSON Lines text, in index order, computed by `workers` processes."""
+    r = dict(rules or {})
+    jobs = [(game_id, r, seed, s, min(s + batch, matches), players) for s in range(0, matches, batch)]
+    if workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            yield from _batch(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk in pool.map(_batch, jobs):
+            yield from chunk
+
+
+def simulate(
+    game_id: str, rules: Mapping[str, Any] | None, matches: int, seed: int, *, workers: int = 1
+) -> Iterator[list[AnyEvent]]:
+    """Per-match event lists, in index order (single process; use `simulate_lines` for many)."""
+    del workers  # the event objects stay in this process; simulate_lines parallelises
+    for i in range(matches):
+        yield simulate_match(game_id, rules, seed, i)
+
+
+@contextmanager
+def open_output(path: str) -> Iterator[IO[str]]:
+    """A text stream writing `path` (gzip when it ends in .gz, with a fixed header for identical bytes)."""
+    with ExitStack() as stack:
+        raw: IO[bytes] = stack.enter_context(open(path, "wb"))
+        if path.endswith(".gz"):
+            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0))
+        yield stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
+
+
+def write_simulation(
+    path: str,
+    game_id: str,
+    rules: Mapping[str, Any] | None,
+    matches: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    on_match: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """Simulate into `path` atomically (temporary name, then rename). Returns (matches, events)."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    n_events = 0
+    done = 0
+    try:
+        with open_output(tmp) as out:
+            for text in simulate_lines(game_id, rules, matches, seed, workers=workers):
+                out.write(text)
+                n_events += text.count("\n")
+                done += 1
+                if on_match is not None:
+                    on_match(done)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return done, n_events
