@@ -119,7 +119,7 @@ def parse_line(raw: bytes | str) -> AnyEvent:
     if len(raw) > MAX_LINE_BYTES:
         raise ContractError("bad_json", f"line of {len(raw)} bytes exceeds the limit of {MAX_LINE_BYTES}")
     try:
-        obj = json.loads(raw)
+        obj = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
     except UnicodeDecodeError as e:
         raise ContractError("bad_json", f"not UTF-8: {e.reason} at byte {e.start}") from None
     except json.JSONDecodeError as e:
