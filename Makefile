@@ -14,9 +14,21 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## the main job: replay the bundled sample logs and print their results
-run: $(STAMP)
-	$(VENV)/bin/paiju replay tests/data/golden/*.jsonl; test $$? -le 1
+DEMO_MATCHES ?= 300
+LAKE ?= lake
+PORT ?= 8501
+
+## the main job: simulate a demo data set of every game, ingest it, open the dashboard
+run: demo
+	$(VENV)/bin/paiju dashboard --lake $(LAKE) --port $(PORT)
+
+## simulate + ingest only (no server)
+demo: $(STAMP)
+	mkdir -p demo
+	for g in $$($(PY) -c "from engine.registry import available_games; print(*available_games())"); do \
+	  $(VENV)/bin/paiju simulate --game $$g --matches $(DEMO_MATCHES) --seed 1 --workers 2 --out demo/$$g.jsonl.gz || exit 1; \
+	done
+	$(VENV)/bin/paiju ingest demo/*.jsonl.gz tests/data/golden/*.jsonl --lake $(LAKE)
 
 ## the test suite (what CI runs)
 test: $(STAMP)
@@ -31,4 +43,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) lake build *.egg-info
+	rm -rf $(VENV) $(LAKE) demo build *.egg-info
