@@ -42,7 +42,7 @@ def parse_rules(model: type[R], presets: Mapping[str, Mapping[str, Any]], raw: M
     if not isinstance(raw, Mapping):
         raise Illegal("bad_rules", "rules must be an object {\"preset\": NAME, OPTION: VALUE, …}")
     preset = raw.get("preset", "standard")
-    if preset not in presets:
+    if not isinstance(preset, str) or preset not in presets:
         raise Illegal("bad_rules", f"unknown preset {preset!r}; presets: {', '.join(presets)}")
     merged: dict[str, Any] = {**presets[preset], **raw, "preset": preset}
     try:

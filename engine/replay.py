@@ -81,15 +81,16 @@ def _seq_of(entry: Entry) -> int | None:
 
 def order_entries(entries: Sequence[Entry]) -> list[Entry]:
     """Stable order by seq; an entry without a seq keeps its place after the entry before it."""
-    keyed: list[tuple[float, int, Entry]] = []
-    last = -1.0
+    # integer keys: a seq of any size sorts without float overflow
+    keyed: list[tuple[int, int, int, Entry]] = []
+    last = -1
     for i, e in enumerate(entries):
         s = _seq_of(e)
-        key = float(s) if s is not None else last + 0.5
-        last = key if s is not None else last
-        keyed.append((key, i, e))
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    return [e for _, _, e in keyed]
+        if s is not None:
+            last = s
+        keyed.append((last, 0 if s is not None else 1, i, e))
+    keyed.sort(key=lambda t: (t[0], t[1], t[2]))
+    return [t[3] for t in keyed]
 
 
 class _Run:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,9 @@ MAX_LINE_BYTES = 1 << 20
 """A line longer than this (1 MiB) is refused as `bad_json` without being parsed."""
 MAX_NESTING = 16
 """JSON nested deeper than this is refused: no contract event nests more than three levels."""
+MAX_SEQ = 100_000
+"""A seq above this is refused (`bad_field`): no game needs that many events (the simulator stops a
+match at 5000), and a bound keeps a replay's memory bounded and every seq within a 64-bit column."""
 
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
 
@@ -72,7 +76,7 @@ def _where(obj: Any) -> tuple[str | None, int | None, str | None]:
     typ = obj.get("type")
     return (
         mid if isinstance(mid, str) else None,
-        seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+        seq if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SEQ else None,
         typ if isinstance(typ, str) else None,
     )
 
@@ -109,23 +113,74 @@ def parse_event(obj: Any) -> AnyEvent:
     if not isinstance(obj, dict):
         raise ContractError("bad_json", f"a line must be a JSON object, got {type(obj).__name__}")
     try:
-        return _EVENT_ADAPTER.validate_python(obj)  # type: ignore[no-any-return]
+        event: AnyEvent = _EVENT_ADAPTER.validate_python(obj)
     except ValidationError as err:
         raise _describe(err, obj) from None
+    if event.seq > MAX_SEQ:
+        raise ContractError(
+            "bad_field",
+            f"seq {str(event.seq)[:20]}{'…' if len(str(event.seq)) > 20 else ''} exceeds the limit of {MAX_SEQ} events per match",
+            match_id=event.match_id, type=event.type,
+        )  # fmt: skip
+    return event
+
+
+def _no_constant(name: str) -> Any:
+    raise ContractError("bad_json", f"not JSON: {name} is not a JSON number (RFC 8259)")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ContractError("bad_json", f"duplicate key {k!r} in one object: ambiguous JSON")
+        obj[k] = v
+    return obj
+
+
+_LONE_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _text_ok(obj: Any) -> bool:
+    """No string or key holds a lone surrogate (an escaped `\\ud800`), which has no UTF-8 form to hash."""
+    stack: list[Any] = [obj]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return True
 
 
 def parse_line(raw: bytes | str) -> AnyEvent:
-    """Parse one JSON Lines line (bytes or text) into an event, or raise ContractError."""
+    """Parse one JSON Lines line (bytes or text) into an event, or raise ContractError.
+
+    Strict JSON (RFC 8259) in UTF-8 only: no NaN/Infinity, no duplicate keys, no lone surrogates,
+    no integer over Python's 4300-digit limit; anything else is `bad_json` with the reason.
+    """
     if len(raw) > MAX_LINE_BYTES:
         raise ContractError("bad_json", f"line of {len(raw)} bytes exceeds the limit of {MAX_LINE_BYTES}")
     try:
-        obj = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        obj = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except UnicodeDecodeError as e:
         raise ContractError("bad_json", f"not UTF-8: {e.reason} at byte {e.start}") from None
     except json.JSONDecodeError as e:
         raise ContractError("bad_json", f"not JSON: {e.msg} at column {e.colno}") from None
     except RecursionError:
         raise ContractError("bad_json", "JSON nested too deeply") from None
+    except ValueError as e:  # an integer longer than Python's int/str conversion limit
+        raise ContractError("bad_json", f"not usable JSON: {str(e)[:100]}") from None
+    if _LONE_SURROGATE_HINT.search(text) and not _text_ok(obj):
+        mid, seq, typ = _where(obj)
+        raise ContractError("bad_json", "a string holds a lone UTF-16 surrogate escape: not UTF-8 text", match_id=mid, seq=seq, type=typ)
     if not _depth_ok(obj):
         mid, seq, typ = _where(obj)
         raise ContractError("bad_json", f"JSON nested deeper than {MAX_NESTING} levels", match_id=mid, seq=seq, type=typ)
