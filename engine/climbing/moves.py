@@ -1,0 +1,373 @@
+"""The one climbing-game move engine: classifier, comparator and generator on rank-count vectors.
+
+Stable API (used by `ddz`, `ddz_laizi` and `paodekuai`; only extended, never changed):
+
+- A hand or a play is a **count vector**: a tuple of 15 ints, index = rank (engine/cards.py:
+  0..12 = `3 4 5 6 7 8 9 T J Q K A 2`, 13 = `BJ`, 14 = `RJ`), value = how many cards of that rank.
+- `TypeSpec` describes one move type as data: cards per main rank (`unit`), chain lengths,
+  allowed main ranks, kicker count and kicker constraints. `MoveRules` is a frozen set of
+  `TypeSpec`s plus the rocket flag: the whole move vocabulary of one game. Build it once per
+  rules object (`ddz_move_rules(kicker_rocket, four_two_solo_pair)` for Dou Dizhu); it is hashable
+  so that lookup tables can be cached on it.
+- `Move` (a NamedTuple) = `(type, length, key, level, counts)`: type id (`solo`, `plane_pair`, …),
+  chain length L (1 for non-chains), key rank index, bomb level (0 = not a bomb, 1 = soft bomb,
+  2 = bomb / hard bomb, 3 = pure laizi bomb, 4 = rocket) and the count vector of the play.
+- `classify_all(counts, mr)` → every reading `Move` (Dou Dizhu: at most one, doudizhu.md §4.4;
+  Pao De Kuai may have several). `classify(counts, mr)` → the unique / preferred reading or None
+  (preference when several: longest chain, then highest key — paodekuai.md §4.3).
+- `beats(a, b)` → does move `a` beat top move `b` (DDZ-C1..C4 and the laizi bomb order of §4.6,
+  through `level`; Pao De Kuai B1/B2 with level 2 bombs only).
+- `generate(hand, mr, top=None)` → every legal move playable from a hand, optionally only those
+  beating `top`; each distinct (counts, reading) once.
+- `counts_of(card_ids)`, `counts_str(counts)`, `move_str(move)` helpers.
+
+Kicker constraints as data (Dou Dizhu K1–K6): `kick_disjoint` (K1: no kicker of a main rank),
+`kick_cap` (most cards of one rank among single kickers: 1 for trio_solo, 2 for four_two_solo with
+`four_two_solo_pair`, 3 for plane_solo (K5: never four)), `kick_no_adjacent_trio` (K5), the rocket
+is never split into kickers unless `MoveRules.kicker_rocket` (K2), pair kickers have distinct ranks
+and never jokers (K4, K6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
+from typing import NamedTuple
+
+from engine.cards import RANK_NAMES, rank_of
+
+N_RANKS = 15
+BJ_R, RJ_R = 13, 14
+ACE, TWO = 11, 12
+
+LEVEL_NONE, LEVEL_SOFT, LEVEL_BOMB, LEVEL_PURE, LEVEL_ROCKET = 0, 1, 2, 3, 4
+"""Bomb levels: higher beats lower regardless of rank (doudizhu.md §4.6); classic bombs are 2."""
+
+Counts = tuple[int, ...]
+
+
+class Move(NamedTuple):
+    """One reading of a play: type id, chain length, key rank, bomb level, the rank counts."""
+
+    type: str
+    length: int
+    key: int
+    level: int
+    counts: Counts
+
+    @property
+    def n_cards(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.level > 0
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSpec:
+    """One move type as data.
+
+    main part = `unit` cards of each of L consecutive ranks (L in [min_len, max_len]) starting at a
+    rank of `ranks` (chains: all L ranks must be in `ranks`); kickers = `kick * L` units, each a
+    single card (`kick_pairs` False) or a pair of one rank (True).
+    """
+
+    name: str
+    unit: int
+    min_len: int = 1
+    max_len: int = 1
+    ranks: tuple[int, ...] = tuple(range(13))
+    kick: int = 0
+    kick_pairs: bool = False
+    kick_disjoint: bool = True
+    kick_cap: int = 4
+    kick_no_adjacent_trio: bool = False
+    level: int = LEVEL_NONE
+
+    @property
+    def chain(self) -> bool:
+        return self.max_len > 1
+
+    def n_cards(self, length: int) -> int:
+        return self.unit * length + self.kick * length * (2 if self.kick_pairs else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRules:
+    """The move vocabulary of one game: its types (in reading-preference order) and the rocket."""
+
+    types: tuple[TypeSpec, ...]
+    rocket: bool = True
+    kicker_rocket: bool = False
+    by_name: dict[str, TypeSpec] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        self.by_name.update({t.name: t for t in self.types})
+
+
+CHAIN = tuple(range(12))  # 3..A
+ALL13 = tuple(range(13))  # 3..2
+
+
+@cache
+def ddz_move_rules(kicker_rocket: bool = False, four_two_solo_pair: bool = True) -> MoveRules:
+    """Dou Dizhu's move types, doudizhu.md §4.1–4.2 (K1–K6), with its two kicker options."""
+    return MoveRules(
+        types=(
+            TypeSpec("solo", 1, ranks=tuple(range(15))),
+            TypeSpec("pair", 2),
+            TypeSpec("trio", 3),
+            TypeSpec("trio_solo", 3, kick=1, kick_cap=1),
+            TypeSpec("trio_pair", 3, kick=1, kick_pairs=True),
+            TypeSpec("straight", 1, 5, 12, CHAIN),
+            TypeSpec("pair_straight", 2, 3, 10, CHAIN),
+            TypeSpec("plane", 3, 2, 6, CHAIN),
+            TypeSpec("plane_solo", 3, 2, 5, CHAIN, kick=1, kick_cap=3, kick_no_adjacent_trio=True),
+            TypeSpec("plane_pair", 3, 2, 4, CHAIN, kick=1, kick_pairs=True),
+            TypeSpec("four_two_solo", 4, kick=2, kick_cap=2 if four_two_solo_pair else 1),
+            TypeSpec("four_two_pair", 4, kick=2, kick_pairs=True),
+            TypeSpec("bomb", 4, level=LEVEL_BOMB),
+        ),
+        rocket=True,
+        kicker_rocket=kicker_rocket,
+    )
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def counts_of(card_ids: Iterable[int]) -> Counts:
+    """Rank count vector of card ids."""
+    c = [0] * N_RANKS
+    for x in card_ids:
+        c[rank_of(x)] += 1
+    return tuple(c)
+
+
+def counts_str(counts: Counts) -> str:
+    """`(2,0,1,…)` → `"335"`; jokers as `BJ`/`RJ`."""
+    return "".join(RANK_NAMES[r] * n for r, n in enumerate(counts) if n)
+
+
+def move_str(m: Move) -> str:
+    """Readable move: `pair_straight 8899TT`."""
+    return f"{m.type} {counts_str(m.counts)}"
+
+
+def rank_name(r: int) -> str:
+    return RANK_NAMES[r]
+
+
+ROCKET_COUNTS: Counts = (0,) * 13 + (1, 1)
+
+
+def rocket_move() -> Move:
+    return Move("rocket", 1, RJ_R, LEVEL_ROCKET, ROCKET_COUNTS)
+
+
+# ---------------------------------------------------------------- classifier
+
+
+@cache
+def _by_size(mr: MoveRules) -> dict[int, tuple[tuple[TypeSpec, int], ...]]:
+    """card count → the (type, length) pairs of that size, in preference order."""
+    out: dict[int, list[tuple[TypeSpec, int]]] = {}
+    for t in mr.types:
+        for L in range(t.min_len, t.max_len + 1):
+            out.setdefault(t.n_cards(L), []).append((t, L))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _kick_ok(t: TypeSpec, rem: list[int], lo: int, hi: int, mr: MoveRules) -> bool:
+    """Do the leftover counts `rem` form valid kickers for a main part on ranks lo..hi?"""
+    if t.kick_disjoint:
+        for r in range(lo, hi + 1):
+            if rem[r]:
+                return False
+    if t.kick_pairs:
+        for r in range(N_RANKS):
+            v = rem[r]
+            if v and (v != 2 or r >= BJ_R):
+                return False
+        return True
+    cap = t.kick_cap
+    for v in rem:
+        if v > cap:
+            return False
+    if rem[BJ_R] and rem[RJ_R] and not mr.kicker_rocket:
+        return False
+    if t.kick_no_adjacent_trio:
+        if lo - 1 >= 0 and rem[lo - 1] >= 3 and lo - 1 in t.ranks:
+            return False
+        if hi + 1 in t.ranks and rem[hi + 1] >= 3:
+            return False
+    return True
+
+
+def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
+    """Every reading of a play's rank counts (empty list: not a legal move)."""
+    n = sum(counts)
+    out: list[Move] = []
+    if mr.rocket and n == 2 and counts[BJ_R] == 1 and counts[RJ_R] == 1:
+        out.append(rocket_move())
+        if not mr.kicker_rocket:
+            return out
+    for t, L in _by_size(mr).get(n, ()):
+        unit = t.unit
+        ranks = t.ranks
+        for lo in ranks:
+            hi = lo + L - 1
+            if hi not in ranks:
+                break
+            ok = True
+            for r in range(lo, hi + 1):
+                if counts[r] < unit:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if t.kick == 0:
+                if n == unit * L:
+                    out.append(Move(t.name, L, hi, t.level, counts))
+                continue
+            rem = list(counts)
+            for r in range(lo, hi + 1):
+                rem[r] -= unit
+            if _kick_ok(t, rem, lo, hi, mr):
+                out.append(Move(t.name, L, hi, t.level, counts))
+    return out
+
+
+def classify(counts: Counts, mr: MoveRules) -> Move | None:
+    """The reading of a play, or None. Several readings (not in Dou Dizhu): longest, then highest key."""
+    found = classify_all(counts, mr)
+    if not found:
+        return None
+    if len(found) == 1:
+        return found[0]
+    return max(found, key=lambda m: (m.level, m.length, m.key))
+
+
+# ---------------------------------------------------------------- comparator
+
+
+def beats(a: Move, b: Move) -> bool:
+    """Does `a` beat the top move `b`? DDZ-C1..C4; bombs by (level, key), §4.6."""
+    if a.level:
+        if a.level != b.level:
+            return a.level > b.level
+        return a.key > b.key
+    if b.level:
+        return False
+    return a.type == b.type and a.length == b.length and a.key > b.key and sum(a.counts) == sum(b.counts)
+
+
+# ---------------------------------------------------------------- generator
+
+
+def _kickers(t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRules) -> Iterator[list[int]]:
+    """Every kicker count vector for a main part on lo..hi from the leftover hand `avail`."""
+    if k == 0:
+        yield [0] * N_RANKS
+        return
+    main = range(lo, hi + 1)
+    if t.kick_pairs:
+        cands = [r for r in range(BJ_R) if avail[r] >= 2 and not (t.kick_disjoint and r in main)]
+        for combo in combinations(cands, k):
+            v = [0] * N_RANKS
+            for r in combo:
+                v[r] = 2
+            yield v
+        return
+    caps: list[int] = []
+    for r in range(N_RANKS):
+        c = min(avail[r], t.kick_cap)
+        if t.kick_disjoint and lo <= r <= hi:
+            c = 0
+        if t.kick_no_adjacent_trio and (r == lo - 1 or r == hi + 1) and r in t.ranks:
+            c = min(c, 2)
+        caps.append(c)
+    no_rocket = not mr.kicker_rocket
+    ranks = [r for r in range(N_RANKS) if caps[r]]
+    v = [0] * N_RANKS
+    suffix = [0] * (len(ranks) + 1)
+    for i in range(len(ranks) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + caps[ranks[i]]
+
+    def rec(i: int, left: int) -> Iterator[list[int]]:
+        if left == 0:
+            if no_rocket and v[BJ_R] and v[RJ_R]:
+                return
+            yield list(v)
+            return
+        if i == len(ranks) or suffix[i] < left:
+            return
+        r = ranks[i]
+        for take in range(min(caps[r], left), -1, -1):
+            v[r] = take
+            yield from rec(i + 1, left - take)
+        v[r] = 0
+
+    yield from rec(0, k)
+
+
+def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules) -> Iterator[Move]:
+    unit = t.unit
+    ranks = t.ranks
+    k = t.kick * L
+    for lo in ranks:
+        hi = lo + L - 1
+        if hi not in ranks:
+            break
+        if hi <= min_key:
+            continue
+        if any(hand[r] < unit for r in range(lo, hi + 1)):
+            continue
+        avail = list(hand)
+        for r in range(lo, hi + 1):
+            avail[r] -= unit
+        for kv in _kickers(t, avail, lo, hi, k, mr):
+            c = list(kv)
+            for r in range(lo, hi + 1):
+                c[r] += unit
+            yield Move(t.name, L, hi, t.level, tuple(c))
+
+
+def generate(hand: Counts, mr: MoveRules, top: Move | None = None) -> list[Move]:
+    """Every legal move from `hand` (count vector), only those beating `top` when given."""
+    out: list[Move] = []
+    size = sum(hand)
+    for t in mr.types:
+        if top is not None and not t.level:
+            if top.level or t.name != top.type:
+                continue
+            lens: Iterable[int] = (top.length,)
+            min_key = top.key
+        else:
+            lens = range(t.min_len, t.max_len + 1)
+            min_key = -1
+            if top is not None and t.level:
+                if top.level > t.level:
+                    continue
+                if top.level == t.level:
+                    min_key = top.key
+        for L in lens:
+            if t.n_cards(L) > size:
+                break
+            out.extend(_gen_type(hand, t, L, min_key, mr))
+    if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):
+        out.append(rocket_move())
+    return out
+
+
+def sub(a: Counts, b: Counts) -> Counts:
+    """a - b, rank by rank."""
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+def fits(play: Counts, hand: Counts) -> bool:
+    """Does the hand hold at least the play's counts?"""
+    return all(p <= h for p, h in zip(play, hand, strict=True))
