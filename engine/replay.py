@@ -214,7 +214,11 @@ class _Run:
             self.result.recorded_deltas = list(ev.deltas)
             return
         if self.finished:
-            raise Illegal("after_end", f"{ev.type} after the match ended")
+            # a game may accept a few events after its end, e.g. more `hu` on the same discard or
+            # robbed kong (一炮多响): optional hook `continues_after_end(state, event) -> bool`
+            more = getattr(self.game, "continues_after_end", None)
+            if more is None or not more(self.state, ev):
+                raise Illegal("after_end", f"{ev.type} after the match ended")
         seat = getattr(ev, "seat", None)
         if seat is not None and seat >= self.n:
             raise Illegal("bad_field", f"seat {seat} does not exist in a {self.n}-player match")
