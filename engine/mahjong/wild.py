@@ -1,0 +1,90 @@
+"""Win check and waits with wild tiles (HZ-H2, HZ-H3) by table look-up.
+
+Tiles are the mahjong core's ints: 0..26 = suit*9 + number - 1 for m, p, s and 27 = `7z`.
+A hand is a count vector of length 28 (index 27 = natural `7z`, only when `7z` is a plain kind)
+plus `w`, the number of wilds.
+
+The table: for each suit's 9-count vector (and for the single honour kind) it stores the least
+number of wilds that completes the suit into sets only (`need[0]`) and into sets plus the pair
+(`need[1]`). Completion is monotone in steps of 3 (three more wilds make one more triplet), so a hand
+with |C| = 3s + 2 wins iff for some suit p: need_p[1] + sum over the other suits of need[0] <= w.
+The per-suit entries (`engine.mahjong.core.suit_need`) follow the reference procedure of HZ-H2 (first
+tile in a triplet, pair or one of its three sequences, missing members filled by wilds) and cached
+(`functools.cache`): no wild is ever tried as a concrete tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.mahjong.core import suit_need
+from engine.tiles import N_KINDS, RED
+
+HONOUR_NEED: tuple[tuple[int, int], ...] = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
+"""A plain `7z` kind (no sequences): count → (wilds for sets only, wilds for sets plus the pair)."""
+
+
+def _needs(counts: Sequence[int]) -> list[tuple[int, int]]:
+    """(need without pair, need with pair) per suit (the core's cached per-suit table), and for 7z."""
+    out = []
+    for b in (0, 9, 18):
+        key = bytes(counts[b : b + 9])
+        out.append((suit_need(key, False), suit_need(key, True)))
+    if len(counts) > RED and counts[RED]:
+        out.append(HONOUR_NEED[counts[RED]])
+    return out
+
+
+def min_wilds(counts: Sequence[int]) -> int:
+    """Least wilds that complete the natural tiles `counts` into sets and exactly one pair."""
+    needs = _needs(counts)
+    total = sum(n for n, _ in needs)
+    return min(total - n + p for n, p in needs)
+
+
+def is_win(counts: Sequence[int], w: int = 0) -> bool:
+    """HZ-H1/H2: natural `counts` plus `w` wilds split into one pair and sets (|C| = 3s + 2)."""
+    if (sum(counts) + w) % 3 != 2:
+        return False
+    return min_wilds(counts) <= w
+
+
+def is_seven_pairs(counts: Sequence[int], w: int = 0) -> bool:
+    """HZ-H3: 14 concealed tiles, kinds with an odd natural count at most w (a quad = two pairs)."""
+    if sum(counts) + w != 14:
+        return False
+    return sum(c & 1 for c in counts) <= w
+
+
+def is_win_any(counts: Sequence[int], w: int = 0, qi_dui: bool = False, melds: int = 0) -> bool:
+    """Standard shape, or seven pairs when allowed and there are no melds."""
+    if is_win(counts, w):
+        return True
+    return qi_dui and melds == 0 and is_seven_pairs(counts, w)
+
+
+def waits(counts: Sequence[int], w: int = 0, *, wild_mode: bool = True, qi_dui: bool = False, melds: int = 0) -> list[int]:
+    """Tiles that complete a 3s + 1 hand. In wild mode a drawn `7z` is a wait iff any suited tile is."""
+    c = list(counts) + [0] * (N_KINDS - len(counts))
+    kinds = range(27) if wild_mode else range(N_KINDS)
+    out = []
+    for t in kinds:
+        c[t] += 1
+        if is_win_any(c, w, qi_dui, melds):
+            out.append(t)
+        c[t] -= 1
+    if wild_mode and out:
+        out.append(RED)
+    return out
+
+
+def split_wild(tiles: Sequence[int], wild_mode: bool) -> tuple[list[int], int]:
+    """Count vector of the natural tiles and the number of wilds (`7z` in wild mode)."""
+    counts = [0] * N_KINDS
+    w = 0
+    for t in tiles:
+        if wild_mode and t == RED:
+            w += 1
+        else:
+            counts[t] += 1
+    return counts, w
