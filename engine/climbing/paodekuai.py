@@ -1,0 +1,473 @@
+"""Pao De Kuai (跑得快, game id `paodekuai`): rules/paodekuai.md, rule ids PDK-R*, B*, P*.
+
+Three players, the 48-card deck (no jokers, no `2h 2c 2d`, no `As`), 16 cards each, no bidding.
+`match_started.dealer` is the leader; a first match (`round` absent or 1) is led by the `3s`
+holder whose first play must contain `3s` (PDK-R4). The engine enforces 报单 (PDK-R10), 有大必出
+(PDK-R9), pays bombs at the moment of the play (P1), settles 关门 (P2) and forfeits (P4).
+
+Cards are the ints of `engine.cards` (rank * 4 + suit, rank 0..12 = `3..2`); the move layer works on
+13-slot rank-count tuples, with look-ups cached by `functools.cache`. The move layer
+(`engine.climbing.pdk_moves`) is a thin adapter over the shared climbing-game vocabulary: Pao De
+Kuai's kicker rules (any cards, the 4th card of a main rank allowed), its `trio_one`/`trio_two`,
+`four_two`/`four_three` and N / 2N-wing planes are not Dou Dizhu's, so the classification of its
+section 4 lives there.
+
+Choices where the rule file is silent (recorded here, PDK-7):
+- a `play` carrying an `as` field is refused `illegal_move` (PDK-R5: there are no wild cards);
+- `timeout` and every event of another game are `wrong_phase` (the file never uses them);
+- the check order of a `play` is: turn, cards held, shape (R6), 3s first lead (R4), beat (R8),
+  报单 (R10); so a solo that neither beats nor is the highest card is `does_not_beat`;
+- with `bomb_pay = if_unbeaten` a bomb pays when two passes end its trick, when it empties the hand,
+  or when a forfeit ends the match while it is the top move (whoever forfeits);
+- zero-point transfers (the 1-card loser under 报单不出不进, `bomb_points = 0`) are not itemised;
+- `legal_actions` lists each legal play once per multiset of ranks, with the lowest cards of each
+  rank (so `3s` first), plus `pass` when it is legal; `forfeit` (always legal) is not listed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from engine.base import GameRules, Settlement, item
+from engine.base import parse_rules as _parse_rules
+from engine.cards import CARD_ID, CARD_NAME, RANK_NAMES
+from engine.climbing import pdk_moves as mv
+from engine.errors import Illegal
+from events.models import AnyEvent, Dealt, Forfeit, MatchStarted, Pass, Play
+from events.notation import parse_cards
+
+N_SEATS = 3
+HAND_SIZE = 16
+THREE_SPADES = 0  # card id of `3s`
+
+
+class Rules(GameRules):
+    """Section 6 of rules/paodekuai.md."""
+
+    must_beat: bool = Field(True, description="PDK-R9 有大必出: a follower who can beat the top move may not pass")
+    baodan: bool = Field(True, description="PDK-R10 报单: before a one-card player, a solo must be your highest card")
+    first_play_3s: bool = Field(True, description="PDK-R4: the first play of a first match must contain 3s")
+    bomb_points: Annotated[int, Field(ge=0, le=100)] = Field(
+        10, description="P1: points (× base) each other seat pays for a bomb"
+    )
+    bomb_pay: Literal["immediate", "if_unbeaten", "none"] = Field(
+        "immediate", description="P1: pay bombs at once, only unbeaten bombs (that end their trick), or never"
+    )
+    closed_factor: Annotated[int, Field(ge=1, le=4)] = Field(
+        2, description="P2/P4 关门: multiplier on the cards of a loser who never played (and of a forfeit)"
+    )
+    one_card_exempt: bool = Field(
+        True, description="P2 报单不出不进: a loser left with 1 card pays 0 (false: 1 × base)"
+    )
+    short_trio_last: bool = Field(
+        False, description="B3 relaxed: a hand-emptying trio / winged plane may carry fewer kickers than the top move"
+    )
+
+
+PRESETS: dict[str, dict[str, Any]] = {"standard": {}}
+
+
+@cache
+def deck() -> tuple[int, ...]:
+    """The 48 card ids, sorted (PDK section 2): no `As`, and `2s` the only 2."""
+    removed = {CARD_ID[c] for c in ("As", "2h", "2c", "2d")}
+    return tuple(c for c in range(52) if c not in removed)
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    """The move to beat: who played it, its recorded reading and its cards."""
+
+    seat: int
+    move: mv.Reading
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Immutable table state; `apply` returns a new one (copy-on-write of the tuples)."""
+
+    rules: Rules
+    base: int
+    first_match: bool
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    turn: int
+    top: Top | None = None
+    passes: int = 0
+    plays: tuple[int, ...] = (0, 0, 0)
+    led: bool = False
+    items: tuple[dict[str, Any], ...] = ()
+    bombs: tuple[tuple[int, int], ...] = ()
+    last: dict[str, Any] | None = None
+    winner: int | None = None
+    forfeiter: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None or self.forfeiter is not None
+
+
+def _names(cards: tuple[int, ...] | list[int]) -> list[str]:
+    return [CARD_NAME[c] for c in cards]
+
+
+def _short(cards: tuple[int, ...] | list[int]) -> str:
+    return "".join(CARD_NAME[c] for c in cards)
+
+
+def describe(move: mv.Reading) -> str:
+    """`trio_two 3` / `straight×7 9`: the reading as the messages show it."""
+    kind, n, key = move
+    return f"{kind}{'×' + str(n) if n > 1 else ''} {RANK_NAMES[key]}"
+
+
+def _baodan_active(state: State, seat: int) -> bool:
+    """PDK-R10: the next seat holds exactly one card."""
+    return state.rules.baodan and len(state.hands[(seat + 1) % N_SEATS]) == 1
+
+
+def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
+    return mv.counts_of(hand)
+
+
+class PaoDeKuai:
+    """The `paodekuai` game object (engine/base.py `Game`)."""
+
+    id = "paodekuai"
+    seats = (3,)
+    sim_players = 3
+    Rules = Rules
+    presets = PRESETS
+
+    # ------------------------------------------------------------------ setup
+
+    def parse_rules(self, raw: Mapping[str, Any]) -> Rules:
+        return _parse_rules(Rules, PRESETS, raw)
+
+    def start(self, started: MatchStarted, dealt: Dealt, rules: Rules) -> State:
+        """PDK-R2: three 16-card hands forming the 48-card deck; a first match is led by the 3s holder."""
+        if dealt.bottom is not None or dealt.wall is not None or dealt.stacks is not None:
+            raise Illegal("bad_deal", "PDK-R2 a paodekuai deal has only `hands` (no bottom, wall or stacks)")
+        if len(dealt.hands) != N_SEATS:
+            raise Illegal("bad_deal", f"PDK-R2 three hands are dealt, got {len(dealt.hands)}")
+        hands: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        full = set(deck())
+        for s, h in enumerate(dealt.hands):
+            if len(h) != HAND_SIZE:
+                raise Illegal("bad_deal", f"PDK-R2 seat {s} was dealt {len(h)} cards, not {HAND_SIZE}")
+            ids = []
+            for c in h:
+                cid = CARD_ID.get(c)
+                if cid is None or cid not in full:
+                    raise Illegal("bad_deal", f"PDK-R2 {c} is not in the 48-card deck (seat {s})")
+                if cid in seen:
+                    raise Illegal("bad_deal", f"PDK-R2 {c} is dealt twice (seat {s})")
+                seen.add(cid)
+                ids.append(cid)
+            hands.append(tuple(sorted(ids)))
+        first = started.round is None or started.round == 1
+        if first and THREE_SPADES not in hands[started.dealer]:
+            holder = next(s for s, h in enumerate(hands) if THREE_SPADES in h)
+            raise Illegal(
+                "bad_deal",
+                f"PDK-R2 in a first match the leader is the 3s holder (seat {holder}), not dealer {started.dealer}",
+            )
+        return State(
+            rules=rules, base=started.base, first_match=first, dealer=started.dealer,
+            hands=tuple(hands), turn=started.dealer,
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ the reducer
+
+    def apply(self, state: State, event: AnyEvent) -> State:
+        if state.finished:
+            raise Illegal("after_end", f"PDK-R13 {event.type} after the match ended")
+        if isinstance(event, Play):
+            return self._play(state, event)
+        if isinstance(event, Pass):
+            return self._pass(state, event.seat)
+        if isinstance(event, Forfeit):
+            return self._forfeit(state, event.seat)
+        raise Illegal("wrong_phase", f"PDK-R1 paodekuai has no {event.type} event (play, pass or forfeit)")
+
+    def _play(self, state: State, ev: Play) -> State:
+        seat = ev.seat
+        if seat != state.turn:
+            raise Illegal("not_your_turn", f"PDK-R3 seat {state.turn} is to act, not seat {seat}")
+        if ev.as_ is not None:
+            raise Illegal("illegal_move", "PDK-R5 paodekuai has no wild cards: a play carries no `as`")
+        hand = state.hands[seat]
+        ids: list[int] = []
+        for c in ev.cards:
+            cid = CARD_ID[c]
+            if cid in ids:
+                raise Illegal("not_in_hand", f"PDK-R5 {c} is played twice by seat {seat}")
+            if cid not in hand:
+                raise Illegal("not_in_hand", f"PDK-R5 seat {seat} does not hold {c}")
+            ids.append(cid)
+        cards = tuple(sorted(ids))
+        counts = mv.counts_of(cards)
+        if not mv.readings(counts):
+            raise Illegal("illegal_move", f"PDK-R6 {_short(cards)} is not a Pao De Kuai move (section 4)")
+        r = state.rules
+        if r.first_play_3s and state.first_match and not state.led and THREE_SPADES not in cards:
+            raise Illegal(
+                "illegal_move", f"PDK-R4 the first play of a first match must contain 3s, got {_short(cards)}"
+            )
+        empties = len(cards) == len(hand)
+        if state.top is None:
+            move = mv.lead_reading(counts)
+        else:
+            got = mv.beat_reading(counts, state.top.move, r.short_trio_last and empties)
+            if got is None:
+                rd = mv.lead_reading(counts)
+                raise Illegal(
+                    "does_not_beat",
+                    f"PDK-R8/B{1 if 'bomb' in (rd[0], state.top.move[0]) else 2} {describe(rd)} {_short(cards)} "
+                    f"cannot beat {describe(state.top.move)} {_short(state.top.cards)}",
+                )
+            move = got
+        if move[0] == "solo" and _baodan_active(state, seat):
+            high = mv.highest_rank(_hand_counts(hand))
+            if move[2] != high:
+                raise Illegal(
+                    "illegal_move",
+                    f"PDK-R10 报单: seat {(seat + 1) % N_SEATS} holds 1 card, so seat {seat}'s solo must be "
+                    f"its highest card ({RANK_NAMES[high]}), not {_short(cards)}",
+                )
+        left = tuple(c for c in hand if c not in cards)
+        hands = state.hands[:seat] + (left,) + state.hands[seat + 1 :]
+        plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1 :]
+        items = state.items
+        bombs = state.bombs
+        top = Top(seat, move, cards)
+        if move[0] == "bomb":
+            bombs = (*bombs, (seat, move[2]))
+            if r.bomb_pay == "immediate":
+                items = items + _bomb_items(state, top)
+        nxt = replace(
+            state, hands=hands, plays=plays, items=items, bombs=bombs, top=top, passes=0, led=True,
+            turn=(seat + 1) % N_SEATS,
+            last={"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
+                  "rank": RANK_NAMES[move[2]]},
+        )  # fmt: skip
+        if not left:
+            nxt = replace(nxt, winner=seat)
+            if move[0] == "bomb" and r.bomb_pay == "if_unbeaten":
+                nxt = replace(nxt, items=nxt.items + _bomb_items(state, top))
+        return nxt
+
+    def _pass(self, state: State, seat: int) -> State:
+        if seat != state.turn:
+            raise Illegal("not_your_turn", f"PDK-R3 seat {state.turn} is to act, not seat {seat}")
+        top = state.top
+        if top is None:
+            raise Illegal("must_play", f"PDK-R7 seat {seat} leads the trick and may not pass")
+        if state.rules.must_beat:
+            example = next(self._beating_plays(state, seat), None)
+            if example is not None:
+                raise Illegal(
+                    "must_play",
+                    f"PDK-R9 有大必出: seat {seat} can beat {describe(top.move)} {_short(top.cards)} "
+                    f"(e.g. {_short(example)}) and may not pass",
+                )
+        turn = (seat + 1) % N_SEATS
+        last = {"seat": seat, "action": "pass"}
+        if state.passes + 1 < N_SEATS - 1:
+            return replace(state, passes=state.passes + 1, turn=turn, last=last)
+        items = state.items
+        if top.move[0] == "bomb" and state.rules.bomb_pay == "if_unbeaten":
+            items = items + _bomb_items(state, top)
+        return replace(state, passes=0, top=None, turn=turn, items=items, last=last)
+
+    def _forfeit(self, state: State, seat: int) -> State:
+        items = state.items
+        if state.top is not None and state.top.move[0] == "bomb" and state.rules.bomb_pay == "if_unbeaten":
+            items = items + _bomb_items(state, state.top)
+        return replace(state, forfeiter=seat, items=items, last={"seat": seat, "action": "forfeit"})
+
+    # ------------------------------------------------------------------ the end
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def settle(self, state: State) -> Settlement:
+        """P1 (already itemised) + P2 loser payments, or P4 for a forfeit."""
+        r, b = state.rules, state.base
+        items = list(state.items)
+        if state.forfeiter is not None:
+            f = state.forfeiter
+            pts = r.closed_factor * HAND_SIZE * b
+            for s in range(N_SEATS):
+                if s != f:
+                    items.append(item("forfeit", s, f, pts, cards=HAND_SIZE, factor=r.closed_factor))
+            s0 = Settlement.from_items(N_SEATS, items, [])
+            return Settlement.from_items(N_SEATS, items, [s for s in range(N_SEATS) if s0.deltas[s] > 0])
+        w = state.winner
+        if w is None:
+            return Settlement.from_items(N_SEATS, items, [])
+        for s in range(N_SEATS):
+            if s == w:
+                continue
+            left = len(state.hands[s])
+            if left == 1:
+                if not r.one_card_exempt:
+                    items.append(item("cards_left", w, s, b, cards=1))
+            elif state.plays[s] == 0:
+                items.append(item("guan_men", w, s, r.closed_factor * left * b, cards=left, factor=r.closed_factor))
+            else:
+                items.append(item("cards_left", w, s, left * b, cards=left))
+        return Settlement.from_items(N_SEATS, items, [w])
+
+    # ------------------------------------------------------------------ what may happen now
+
+    def _beating_plays(self, state: State, seat: int) -> Any:
+        """Card tuples of every play that would be legal now for `seat` following the top move."""
+        assert state.top is not None  # only called while following
+        hand = state.hands[seat]
+        counts = _hand_counts(hand)
+        for c in mv.beating_counts(counts, state.top.move, state.rules.short_trio_last):
+            if not self._baodan_ok(state, seat, counts, c):
+                continue
+            yield mv.pick_cards(hand, c)
+
+    def _baodan_ok(self, state: State, seat: int, hand_counts: tuple[int, ...], play: tuple[int, ...]) -> bool:
+        if sum(play) != 1 or not _baodan_active(state, seat):
+            return True
+        return play.index(1) == mv.highest_rank(hand_counts)
+
+    def legal_plays(self, state: State) -> list[tuple[int, ...]]:
+        """Every legal play of the seat to act (one card choice per rank multiset)."""
+        if state.finished:
+            return []
+        seat = state.turn
+        hand = state.hands[seat]
+        if state.top is not None:
+            return list(self._beating_plays(state, seat))
+        counts = _hand_counts(hand)
+        need3s = state.rules.first_play_3s and state.first_match and not state.led
+        out = []
+        for c in mv.all_counts(counts):
+            if need3s and c[0] == 0:
+                continue
+            if not self._baodan_ok(state, seat, counts, c):
+                continue
+            out.append(mv.pick_cards(hand, c))
+        return out
+
+    def pass_legal(self, state: State, plays: list[tuple[int, ...]] | None = None) -> bool:
+        if state.finished or state.top is None:
+            return False
+        if not state.rules.must_beat:
+            return True
+        if plays is not None:
+            return not plays
+        return next(self._beating_plays(state, state.turn), None) is None
+
+    def legal_actions(self, state: State) -> list[dict[str, Any]]:
+        plays = self.legal_plays(state)
+        out: list[dict[str, Any]] = [{"type": "play", "seat": state.turn, "cards": _names(p)} for p in plays]
+        if self.pass_legal(state, plays):
+            out.append({"type": "pass", "seat": state.turn})
+        return out
+
+    def view(self, state: State) -> dict[str, Any]:
+        top = state.top
+        return {
+            "phase": "finished" if state.finished else ("lead" if top is None else "follow"),
+            "turn": None if state.finished else state.turn,
+            "hands": [_names(h) for h in state.hands],
+            "cards_left": [len(h) for h in state.hands],
+            "trick": None if top is None else {
+                "seat": top.seat, "cards": _names(top.cards), "type": top.move[0], "length": top.move[1],
+                "rank": RANK_NAMES[top.move[2]],
+            },
+            "last_play": state.last,
+            "plays": list(state.plays),
+            "baodan": [s for s in range(N_SEATS) if len(state.hands[s]) == 1],
+            "bombs": [{"seat": s, "rank": RANK_NAMES[k]} for s, k in state.bombs],
+            "first_match": state.first_match,
+            "winner": state.winner,
+            "forfeit": state.forfeiter,
+        }  # fmt: skip
+
+    # ------------------------------------------------------------------ simulator and calculator
+
+    def deal(self, rules: Rules, n_players: int, rng: random.Random) -> dict[str, Any]:
+        """`dealt` fields from a seeded shuffle of the sorted 48-card deck (16 each, seat order)."""
+        if n_players != N_SEATS:
+            raise ValueError(f"paodekuai is played by 3 players, not {n_players}")
+        cards = list(deck())
+        rng.shuffle(cards)
+        return {"hands": [_names(sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(N_SEATS)]}
+
+    def sim_dealer(self, dealt: Mapping[str, Any], drawn: int) -> int:
+        """The simulator's leader for a first match: the holder of 3s (PDK-R2), whatever seat was drawn."""
+        for s, h in enumerate(dealt["hands"]):
+            if "3s" in h:
+                return s
+        return drawn
+
+    def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
+        from engine.climbing.paodekuai_bot import choose
+
+        return choose(self, state, rng)
+
+    def hand(self, query: dict[str, Any]) -> dict[str, Any]:
+        """`paiju hand paodekuai CARDS`: the move type as led (section 4.3) and every reading."""
+        raw = query.get("cards")
+        if not isinstance(raw, str | list):
+            raise ValueError('give the cards, e.g. "3s 3h 3d 4c"')
+        names = parse_cards(raw) if isinstance(raw, str) else list(raw)
+        if not names:
+            raise ValueError("no cards given")
+        rules_raw = query.get("rules") or {}
+        try:
+            self.parse_rules(rules_raw)
+        except Illegal as e:
+            raise ValueError(e.message) from None
+        full = set(deck())
+        ids = []
+        for c in names:
+            cid = CARD_ID.get(c)
+            if cid is None or cid not in full:
+                raise ValueError(f"{c} is not in the Pao De Kuai deck (no jokers, no As, 2s is the only 2)")
+            if cid in ids:
+                raise ValueError(f"{c} is given twice")
+            ids.append(cid)
+        counts = mv.counts_of(ids)
+        rds = mv.readings(counts)
+        if not rds:
+            return {"valid": False, "reason": f"PDK-R6 {' '.join(names)} is not a Pao De Kuai move (section 4)"}
+        kind, n, key = mv.lead_reading(counts)
+        out: dict[str, Any] = {"valid": True, "type": kind, "rank": RANK_NAMES[key], "length": n}
+        if kind == "bomb":
+            out["bomb"] = True
+        if len(rds) > 1:
+            out["readings"] = [
+                {"type": k, "rank": RANK_NAMES[r], "length": m} for k, m, r in sorted(rds, key=lambda x: (-x[1], -x[2]))
+            ]
+        return out
+
+
+def _bomb_items(state: State, top: Top) -> tuple[dict[str, Any], ...]:
+    """P1: each other seat pays `bomb_points` × base to the bomber (nothing itemised at 0)."""
+    r = state.rules
+    pts = r.bomb_points * state.base
+    if r.bomb_pay == "none" or pts == 0:
+        return ()
+    rank = RANK_NAMES[top.move[2]]
+    return tuple(
+        item("bomb", top.seat, o, pts, rank=rank, bomb_points=r.bomb_points) for o in range(N_SEATS) if o != top.seat
+    )
+
+
+PAODEKUAI = PaoDeKuai()
