@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import inspect
 import io
 import os
 import random
@@ -74,7 +75,9 @@ def simulate_match(
         match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
         players=names, dealer=rng.randrange(n), base=1,
     )  # fmt: skip
-    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng)})
+    # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
+    deal_kw = {"dealer": started.dealer} if "dealer" in inspect.signature(game.deal).parameters else {}
+    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng, **deal_kw)})
     assert isinstance(dealt, Dealt)
     events: list[AnyEvent] = [started, dealt]
     state = game.start(started, dealt, parsed)
