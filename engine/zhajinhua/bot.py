@@ -1,0 +1,127 @@
+"""Zha Jin Hua bot: the next event a decent human player (or the table) would log.
+
+How it plays (all randomness from the seeded `rng`, never from the clock):
+- Information: a blind seat never uses its cards; it decides only from the round, the stake level
+  and the number of players. After `look` it uses its hand strength = the share of all 22,100
+  hands its hand strictly beats under the match's rules, raised to the number of opponents
+  (a rough chance of holding the best hand).
+- Blind (闷): looks with a probability that grows with the round and with the stake level (always
+  once the level reaches 3 or from round 4); otherwise calls blind, sometimes raises blind (a
+  bluff, 10%), and from `compare_min_round` + 2 may compare blind or open.
+- Seen: folds a weak hand (chance < 0.15) unless it bluffs (8%); with two left opens a medium hand
+  or goes all-in in gold when allowed and strong; compares a middling hand against a blind seat
+  (else the next active seat); raises a strong hand one level (to the cap with 豹子/顺金 strength);
+  otherwise calls. After many rounds (round ≥ compare_min_round + 5) it compares or opens whenever
+  it may, so a match without a round cap still ends.
+- An all-in to call: looks first if blind, then calls with a better-than-average hand or a 10%
+  bluff, else folds.
+- The table: with small probabilities a timer runs out (`timeout` of the actor, 0.4%, when the
+  timer is on) or an active player leaves (`forfeit`, 0.2%).
+Whatever it picks is checked against `legal_actions`; fold is always legal for the actor.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.zhajinhua.hands import all_hands, evaluate
+
+if TYPE_CHECKING:
+    from engine.zhajinhua.game import State, ZhaJinHua
+
+
+@cache
+def _sorted_keys(a23_second: bool, suit_tiebreak: bool) -> list[tuple[int, ...]]:
+    return sorted(evaluate(h, a23_second, suit_tiebreak) for h in all_hands())
+
+
+def strength(state: State, seat: int) -> float:
+    """Share of all hands that this seat's hand strictly beats (0..1, 2-3-5 special ignored)."""
+    r = state.rules
+    keys = _sorted_keys(r.a23 == "second", r.suit_tiebreak)
+    k = evaluate(state.hands[seat], r.a23 == "second", r.suit_tiebreak)  # type: ignore[arg-type]
+    return bisect.bisect_left(keys, k) / len(keys)
+
+
+def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, Any]:
+    """The next event payload (see the module docstring)."""
+    legal = game.legal_actions(state)
+    a = state.actor
+    if a is None:
+        raise RuntimeError("bot_action is only called while the match runs")
+    r = state.rules
+    if r.turn_seconds > 0 and rng.random() < 0.004:
+        return {"type": "timeout", "seat": a}
+    if rng.random() < 0.002:
+        return {"type": "forfeit", "seat": rng.choice(state.active_seats())}
+    mine = [x for x in legal if x.get("seat") == a and x["type"] not in ("timeout", "forfeit")]
+
+    def has(kind: str) -> list[dict[str, Any]]:
+        return [x for x in mine if x["type"] == kind]
+
+    can_look = bool(has("look"))
+    fold = {"type": "fold", "seat": a}
+    act = state.active_seats()
+    opponents = len(act) - 1
+
+    if state.allin is not None:  # an all-in waits for this seat's call
+        if can_look:
+            return {"type": "look", "seat": a}
+        s = strength(state, a)
+        if has("allin") and (s > 0.5 or rng.random() < 0.1):
+            return has("allin")[0]
+        return fold
+
+    late = state.round >= r.compare_min_round + 5
+    bets = has("bet")
+    compares = has("compare")
+    opens = has("open")
+    allins = has("allin")
+
+    if not state.seen[a]:
+        p_look = 0.3 + 0.2 * (state.round - 1) + 0.2 * (state.level - 1)
+        if can_look and (rng.random() < p_look or state.level >= 3 or state.round >= 4 or not bets):
+            return {"type": "look", "seat": a}
+        if (late or state.round >= r.compare_min_round + 2) and (compares or opens) and (late or rng.random() < 0.25):
+            return opens[0] if opens else _pick_target(state, compares, rng)
+        if bets:
+            if len(bets) > 1 and rng.random() < 0.1:
+                return bets[1]
+            return bets[0]
+        if compares or opens:
+            return opens[0] if opens else _pick_target(state, compares, rng)
+        return fold
+
+    s = strength(state, a)
+    win = s ** max(1, opponents)
+    if win < 0.15 and rng.random() > 0.08 and not late:
+        return fold
+    if allins and win > 0.55:
+        return allins[0]
+    if opens and (late or (0.3 < win < 0.8 and rng.random() < 0.5) or (win >= 0.8 and state.round >= 4)):
+        return opens[0]
+    if compares and (late or (win < 0.55 and rng.random() < 0.6)):
+        return _pick_target(state, compares, rng)
+    if bets:
+        if len(bets) > 1 and win > 0.7:
+            return bets[-1] if s > 0.995 else bets[1]
+        return bets[0]
+    if compares:
+        return _pick_target(state, compares, rng)
+    if opens:
+        return opens[0]
+    if allins:
+        return allins[0]
+    return fold
+
+
+def _pick_target(state: State, compares: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Compare with a blind seat if there is one (its hand is average), else the next active seat."""
+    blind = [c for c in compares if not state.seen[c["target"]]]
+    if blind:
+        return rng.choice(blind)
+    a = state.actor or 0
+    return min(compares, key=lambda c: (c["target"] - a) % state.n)

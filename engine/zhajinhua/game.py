@@ -1,0 +1,634 @@
+"""Zha Jin Hua (炸金花) betting engine and settlement — shared/rules/zhajinhua.md.
+
+A pure reducer over the contract's events: `start` checks the deal (ZJH-R2) and takes the antes
+(ZJH-R3); `apply` handles `look`, `bet`, `compare`, `open`, `fold`, `allin`, `timeout`, `forfeit`
+(ZJH-R6..R15) and derives the turn order and rounds (ZJH-R4), the round cap showdown (ZJH-R5,
+ZJH-R16) and the gold-mode automatic comparison of a short stack (ZJH-R14); `settle` gives the
+pot (S1..S4) and the special rewards (S5) as itemised transfer lines.
+
+Choices where the rule file leaves room (see also hands.py):
+- Error codes follow ZJH-R1, which is more specific than the generic table of rules/README.md:
+  a bet amount outside the stake table, or a seat that cannot afford an action in `gold`, is
+  `illegal_bet` (so is an `allin` whose smaller stack is not below `allin_threshold` × base: that is
+  the betting rule refusing it); an action not allowed in the current state (a `look` by a seen seat
+  or before `look_min_round`; `compare`/`open`/`allin` before `compare_min_round` or with the wrong
+  number of active seats; a bad `target`; `allin` in `room_card`; a `bet`/`compare`/`open` while an
+  all-in waits for its call; `timeout` with `turn_seconds` = 0; any action by a seat that is out; an
+  event type this game does not have) is `wrong_phase`; an actor-only action (or a `timeout`) for a
+  seat that is not the actor is `not_your_turn`. Checks run in that order: out, then mode/timer,
+  then turn, then state, then amount.
+- A `compare` is allowed with two seats left (it then ends the match like `open`).
+- An all-in opening does not start a new round; while it is pending nobody is auto-compared.
+- Special rewards in `gold` (S5): the payer's remaining stack is its stack after S4 minus what it
+  already paid; a rewarded seat's stack grows by what it receives.
+- Items: every chip that entered the pot is a line from the seat that put it in to the winner who
+  receives it, one line per (payer, kind, receiver): kinds `ante`, `bet`, `compare_cost`,
+  `open_cost`, `allin`, each with `seqs` (the events that put those chips in; the ante is seq 1).
+  A winner's own chips go back to it first (no line); with a shared pot the remaining chips are
+  handed to the winners in action order, payer by payer. Rewards are `special_reward` lines with
+  `hand`, `per_payer` (reward × base × n for `ante_sum`) and `capped` (gold: paid less).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+
+from engine.base import GameRules, Settlement, item
+from engine.base import parse_rules as _parse_rules
+from engine.cards import CARD_NAME
+from engine.errors import Illegal
+from engine.zhajinhua.hands import BAO_ZI, CATEGORIES, SHUN_JIN, Evaluator, describe, parse_hand
+from events.models import AnyEvent, Dealt, MatchStarted
+from events.notation import parse_cards
+
+
+class Rules(GameRules):
+    """House-rule options of zhajinhua.md section 6."""
+
+    mode: Literal["room_card", "gold"] = Field("room_card", description="room_card (房卡: round cap) or gold (金币: stacks, all-in, autocompare); ZJH-R5/R14/R15")
+    look_min_round: Annotated[int, Field(ge=1, le=10)] = Field(1, description="first round in which a seat may look (闷牌 rounds = value - 1); ZJH-R7")
+    compare_min_round: Annotated[int, Field(ge=1, le=10)] = Field(2, description="first round allowing compare, open and all-in (第几轮可以开牌和比牌); ZJH-R9/R10/R15")
+    max_rounds: Annotated[int, Field(ge=0, le=100)] = Field(20, description="room_card round cap (封顶轮数): showdown after this round; 0 = none; ZJH-R5")
+    blind_levels: list[int] = Field([1, 2, 5, 10], description="blind (闷) bet per level, in units of base; increasing, each >= 1")
+    seen_levels: list[int] = Field([2, 4, 10, 20], description="seen (看牌) bet per level, in units of base; same length, each >= the blind level")
+    cap_level: Annotated[int, Field(ge=1, le=20)] = Field(4, description="highest level allowed (封顶), 1..len(levels)")
+    compare_cost_factor: Annotated[int, Field(ge=1, le=2)] = Field(1, description="compare/open cost as a multiple of the actor's call amount (一倍注); ZJH-R9/R10")
+    suit_tiebreak: bool = Field(False, description="equal hands decided by the first card's suit s > h > c > d (4.2)")
+    a23: Literal["lowest", "second"] = Field("lowest", description="A-2-3 is the lowest straight, or second only to Q-K-A (4.1)")
+    special_235: bool = Field(False, description="off-suit 2-3-5 beats every 豹子 (4.3)")
+    special_rewards: Literal["winner", "any_holder", "off"] = Field("winner", description="who collects the 豹子/顺金 reward (S5)")
+    baozi_reward: Annotated[int, Field(ge=0, le=100)] = Field(10, description="豹子 reward per payer, × base (S5)")
+    shunjin_reward: Annotated[int, Field(ge=0, le=100)] = Field(5, description="顺金 reward per payer, × base (S5)")
+    reward_basis: Literal["base", "ante_sum"] = Field("base", description="ante_sum multiplies each reward payment by n (S5)")
+    turn_seconds: Annotated[int, Field(ge=0, le=120)] = Field(12, description="action timer; 0 = no timer, `timeout` rejected; ZJH-R12")
+    allin_threshold: Annotated[int, Field(ge=1, le=1000)] = Field(10, description="all-in allowed when the smaller active stack is below this × base; ZJH-R15")
+
+    @model_validator(mode="after")
+    def _levels(self) -> Rules:
+        b, s = self.blind_levels, self.seen_levels
+        if not b or any(x < 1 for x in b) or any(x >= y for x, y in zip(b, b[1:], strict=False)):
+            raise ValueError(f"blind_levels must be increasing integers >= 1, got {b}")
+        if len(s) != len(b) or any(x < y for x, y in zip(s, b, strict=True)):
+            raise ValueError(f"seen_levels must have {len(b)} values, each >= its blind level, got {s}")
+        if any(x >= y for x, y in zip(s, s[1:], strict=False)):
+            raise ValueError(f"seen_levels must be increasing, got {s}")
+        if self.cap_level > len(b):
+            raise ValueError(f"cap_level {self.cap_level} exceeds the {len(b)} levels")
+        return self
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "gold": {"mode": "gold"},
+}
+
+OUT_REASONS = ("fold", "timeout", "forfeit", "compare", "autocompare", "open", "allin", "showdown")
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The table after an event. Immutable: every `apply` builds a new one."""
+
+    rules: Rules
+    n: int
+    dealer: int
+    base: int
+    hands: tuple[tuple[int, ...], ...]
+    gold: bool
+    start_stacks: tuple[int, ...] | None
+    active: tuple[bool, ...]
+    seen: tuple[bool, ...]
+    out: tuple[str | None, ...]
+    contrib: tuple[int, ...]
+    stacks: tuple[int, ...] | None
+    chips: tuple[tuple[int, str, int, int], ...]
+    """Pot ledger: (seat, kind, amount, seq) for every chip put in (S1)."""
+    level: int
+    round: int
+    actor: int | None
+    allin: tuple[int, int] | None
+    """Pending all-in: (opener, amount)."""
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    end: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def pos(self, seat: int) -> int:
+        """Action position p(s) = (s - dealer - 1) mod n."""
+        return (seat - self.dealer - 1) % self.n
+
+    def call(self, seat: int) -> int:
+        """The call amount of a seat: B[k] or S[k], × base (3.2)."""
+        table = self.rules.seen_levels if self.seen[seat] else self.rules.blind_levels
+        return table[self.level - 1] * self.base
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.n) if self.active[s]]
+
+
+class _Work:
+    """Mutable copy of a State used inside one `apply`; `freeze()` makes the new State."""
+
+    def __init__(self, st: State) -> None:
+        self.st = st
+        self.ev = Evaluator(st.rules.a23 == "second", st.rules.suit_tiebreak, st.rules.special_235)
+        self.active = list(st.active)
+        self.seen = list(st.seen)
+        self.out = list(st.out)
+        self.contrib = list(st.contrib)
+        self.stacks = list(st.stacks) if st.stacks is not None else None
+        self.chips = list(st.chips)
+        self.level, self.round, self.actor, self.allin = st.level, st.round, st.actor, st.allin
+        self.finished, self.winners, self.end = st.finished, st.winners, st.end
+        self.notes = list(st.notes)
+
+    # -- helpers
+    def call(self, seat: int) -> int:
+        r = self.st.rules
+        table = r.seen_levels if self.seen[seat] else r.blind_levels
+        return table[self.level - 1] * self.st.base
+
+    def actives(self) -> list[int]:
+        return [s for s in range(self.st.n) if self.active[s]]
+
+    def put(self, seat: int, amount: int, kind: str, seq: int) -> None:
+        self.contrib[seat] += amount
+        if self.stacks is not None:
+            self.stacks[seat] -= amount
+        self.chips.append((seat, kind, amount, seq))
+
+    def beats(self, a: int, b: int) -> bool:
+        return self.ev.beats(self.st.hands[a], self.st.hands[b])
+
+    def knock_out(self, seat: int, reason: str) -> None:
+        self.active[seat] = False
+        self.out[seat] = reason
+
+    def finish(self, winners: list[int], how: str, seq: int) -> None:
+        self.finished, self.winners, self.end, self.actor = True, tuple(winners), how, None
+        self.allin = None
+        self.notes.append(f"seq {seq}: match ends ({how}); winners {winners}")
+
+    def showdown(self, seq: int, how: str) -> None:
+        """ZJH-R16 / 4.5: all active hands compared; the winner(s) take the pot."""
+        seats = self.actives()
+        idx = self.ev.showdown([self.st.hands[s] for s in seats])
+        for s in seats:
+            if seats.index(s) not in idx:
+                self.out[s] = "showdown"
+        self.finish([seats[i] for i in idx], how, seq)
+
+    def enter(self, t: int, seq: int) -> None:
+        """Seat t becomes the actor; ZJH-R14 autocompares a short gold stack."""
+        self.actor = t
+        if self.stacks is None or self.allin is not None or self.stacks[t] >= self.call(t):
+            return
+        others = [o for o in self.actives() if o != t]
+        if all(self.beats(t, o) for o in others):
+            self.notes.append(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare wins")
+            self.finish([t], "autocompare", seq)
+            return
+        self.notes.append(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare loses, out")
+        self.knock_out(t, "autocompare")
+        self.after_turn(t, seq)
+
+    def after_turn(self, s: int, seq: int) -> None:
+        """ZJH-R4 turn passing after a turn-ending action of seat s (ZJH-R5 round cap, R17 end)."""
+        act = self.actives()
+        if len(act) == 1:
+            self.finish(act, "last_standing", seq)
+            return
+        n = self.st.n
+        t = next((s + i) % n for i in range(1, n + 1) if self.active[(s + i) % n])
+        if self.st.pos(t) <= self.st.pos(s):
+            r = self.st.rules
+            if not self.st.gold and r.max_rounds > 0 and self.round + 1 == r.max_rounds + 1:
+                self.notes.append(f"seq {seq}: ZJH-R5 round {r.max_rounds} was the last: showdown")
+                self.showdown(seq, "round_cap")
+                return
+            self.round += 1
+        self.enter(t, seq)
+
+    def freeze(self) -> State:
+        st = self.st
+        return State(
+            rules=st.rules, n=st.n, dealer=st.dealer, base=st.base, hands=st.hands, gold=st.gold,
+            start_stacks=st.start_stacks, active=tuple(self.active), seen=tuple(self.seen), out=tuple(self.out),
+            contrib=tuple(self.contrib), stacks=tuple(self.stacks) if self.stacks is not None else None,
+            chips=tuple(self.chips), level=self.level, round=self.round, actor=self.actor, allin=self.allin,
+            finished=self.finished, winners=self.winners, end=self.end, notes=tuple(self.notes),
+        )  # fmt: skip
+
+
+def _cards(hand: tuple[int, ...]) -> str:
+    return " ".join(CARD_NAME[c] for c in hand)
+
+
+class ZhaJinHua:
+    """The `zhajinhua` game object (engine/base.py `Game`)."""
+
+    id = "zhajinhua"
+    seats = (2, 3, 4, 5, 6)
+    sim_players = 5
+    Rules = Rules
+    presets = PRESETS
+
+    # ------------------------------------------------------------------ setup
+    def parse_rules(self, raw: Mapping[str, Any]) -> Rules:
+        return _parse_rules(Rules, PRESETS, raw)
+
+    def start(self, started: MatchStarted, dealt: Dealt, rules: Rules) -> State:
+        """ZJH-R2 deal check, ZJH-R3 antes; the first actor is the seat after the dealer."""
+        n = len(started.players)
+        if not 2 <= n <= 6 or len(dealt.hands) != n:
+            raise Illegal("bad_deal", f"ZJH-R2 {len(dealt.hands)} hands for {n} players (2..6)")
+        hands: list[tuple[int, ...]] = []
+        for s, h in enumerate(dealt.hands):
+            try:
+                hands.append(parse_hand(h))
+            except ValueError as e:
+                raise Illegal("bad_deal", f"ZJH-R2 seat {s}: {e}") from None
+        allc = [c for h in hands for c in h]
+        if len(set(allc)) != len(allc):
+            dup = sorted({CARD_NAME[c] for c in allc if allc.count(c) > 1})
+            raise Illegal("bad_deal", f"ZJH-R2 card(s) {' '.join(dup)} dealt twice")
+        if dealt.bottom is not None or dealt.wall is not None:
+            raise Illegal("bad_deal", "ZJH-R2 a Zha Jin Hua deal has no bottom and no wall")
+        gold = rules.mode == "gold"
+        base = started.base
+        if gold:
+            if dealt.stacks is None or len(dealt.stacks) != n:
+                raise Illegal("bad_deal", f"ZJH-R2 gold mode needs stacks for the {n} seats")
+            low = [s for s, x in enumerate(dealt.stacks) if x < base]
+            if low:
+                raise Illegal("bad_deal", f"ZJH-R2 seat {low[0]} stack {dealt.stacks[low[0]]} is below the base {base}")
+        elif dealt.stacks is not None:
+            raise Illegal("bad_deal", "ZJH-R2 stacks are only dealt in gold mode (mode is room_card)")
+        stacks = tuple(x - base for x in dealt.stacks) if gold and dealt.stacks is not None else None
+        st = State(
+            rules=rules, n=n, dealer=started.dealer, base=base, hands=tuple(hands), gold=gold,
+            start_stacks=tuple(dealt.stacks) if gold and dealt.stacks is not None else None,
+            active=(True,) * n, seen=(False,) * n, out=(None,) * n, contrib=(base,) * n, stacks=stacks,
+            chips=tuple((s, "ante", base, dealt.seq) for s in range(n)), level=1, round=1, actor=None, allin=None,
+        )  # fmt: skip
+        w = _Work(st)
+        w.enter((started.dealer + 1) % n, dealt.seq)
+        return w.freeze()
+
+    # ------------------------------------------------------------------ the reducer
+    def apply(self, state: State, event: AnyEvent) -> State:
+        """One event (ZJH-R1): a new State, or `Illegal` with the contract code and the rule id."""
+        t = event.type
+        if state.finished:
+            raise Illegal("after_end", f"ZJH-R17 {t} after the match ended ({state.end})")
+        handler = _HANDLERS.get(t)
+        if handler is None:
+            raise Illegal("wrong_phase", f"ZJH-R1 {t} is not a Zha Jin Hua action")
+        seat: int = event.seat  # type: ignore[attr-defined]
+        if not state.active[seat]:
+            raise Illegal("wrong_phase", f"ZJH-R1 seat {seat} is out ({state.out[seat]}) and cannot {t}")
+        w = _Work(state)
+        handler(w, event, seat, event.seq)
+        return w.freeze()
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    # ------------------------------------------------------------------ settlement
+    def settle(self, state: State) -> Settlement:
+        """S1..S6 as transfer lines: pot chips to the winner(s), then the special rewards."""
+        n = state.n
+        winners = sorted(state.winners, key=state.pos)
+        pot = sum(state.contrib)
+        items: list[dict[str, Any]] = []
+        if winners:
+            q, extra = divmod(pot, len(winners))
+            share = {w: q + (1 if i < extra else 0) for i, w in enumerate(winners)}
+            items.extend(_pot_items(state, winners, share))
+        else:  # pragma: no cover - every end has a winner
+            share = {}
+        r = state.rules
+        if r.special_rewards != "off":
+            ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
+            order = sorted(range(n), key=state.pos)
+            holders = winners if r.special_rewards == "winner" else order
+            factor = n if r.reward_basis == "ante_sum" else 1
+            left = None
+            if state.start_stacks is not None:
+                left = [state.start_stacks[s] - state.contrib[s] + share.get(s, 0) for s in range(n)]
+            for w in holders:
+                cat = ev.key(state.hands[w])[0]
+                unit = {BAO_ZI: r.baozi_reward, SHUN_JIN: r.shunjin_reward}.get(cat, 0)
+                per = unit * state.base * factor
+                if per <= 0:
+                    continue
+                for payer in order:
+                    if payer == w:
+                        continue
+                    pay = per if left is None else max(0, min(per, left[payer]))
+                    if left is not None:
+                        left[payer] -= pay
+                        left[w] += pay
+                    if pay > 0:
+                        items.append(item("special_reward", w, payer, pay, hand=CATEGORIES[cat], per_payer=per,
+                                          capped=pay < per))  # fmt: skip
+        return Settlement.from_items(n, items, winners)
+
+    # ------------------------------------------------------------------ for bots, views, the CLI
+    def legal_actions(self, state: State) -> list[dict[str, Any]]:
+        """Every event payload legal now (looks and forfeits of any active seat, the actor's turn)."""
+        if state.finished:
+            return []
+        r = state.rules
+        out: list[dict[str, Any]] = []
+        for s in state.active_seats():
+            if not state.seen[s] and state.round >= r.look_min_round:
+                out.append({"type": "look", "seat": s})
+        a = state.actor
+        if a is not None:
+            out.extend(_turn_actions(state, a))
+            if r.turn_seconds > 0:
+                out.append({"type": "timeout", "seat": a})
+        out.extend({"type": "forfeit", "seat": s} for s in state.active_seats())
+        return out
+
+    def view(self, state: State) -> dict[str, Any]:
+        """The table for the step-by-step replay (hands shown: it is an audit tool)."""
+        ev = Evaluator(state.rules.a23 == "second", state.rules.suit_tiebreak, state.rules.special_235)
+        phase = "finished" if state.finished else ("allin_call" if state.allin else "betting")
+        return {
+            "phase": phase,
+            "turn": state.actor,
+            "hands": [[CARD_NAME[c] for c in h] for h in state.hands],
+            "categories": [CATEGORIES[ev.key(h)[0]] for h in state.hands],
+            "dealer": state.dealer,
+            "round": state.round,
+            "level": state.level,
+            "stake": {"blind": state.rules.blind_levels[state.level - 1] * state.base,
+                      "seen": state.rules.seen_levels[state.level - 1] * state.base},
+            "call": [state.call(s) if state.active[s] else None for s in range(state.n)],
+            "seen": list(state.seen),
+            "active": list(state.active),
+            "out": list(state.out),
+            "contributions": list(state.contrib),
+            "pot": sum(state.contrib),
+            "stacks": list(state.stacks) if state.stacks is not None else None,
+            "allin": {"opener": state.allin[0], "amount": state.allin[1]} if state.allin else None,
+            "winners": list(state.winners),
+            "end": state.end,
+            "notes": list(state.notes[-3:]),
+        }  # fmt: skip
+
+    def deal(self, rules: Rules, n_players: int, rng: random.Random) -> dict[str, Any]:
+        """`dealt` fields from a seeded shuffle; gold stacks (for base 1) mix short and deep stacks."""
+        deck = list(CARD_NAME[:52])
+        rng.shuffle(deck)
+        out: dict[str, Any] = {"hands": [deck[3 * s: 3 * s + 3] for s in range(n_players)]}
+        if rules.mode == "gold":
+            out["stacks"] = [rng.randint(3, 30) if rng.random() < 0.4 else rng.randint(30, 300) for _ in range(n_players)]
+        return out
+
+    def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
+        from engine.zhajinhua.bot import bot_action
+
+        return bot_action(self, state, rng)
+
+    def hand(self, query: dict[str, Any]) -> dict[str, Any]:
+        """`paiju hand zhajinhua "As Ks Qs"` -> {"category": "shun_jin", "rank": [14, 13, 12], "key": [...]}."""
+        raw = query.get("cards")
+        if not isinstance(raw, str | list):
+            raise ValueError("give three cards, e.g. \"As Ks Qs\"")
+        cards = parse_cards(raw) if isinstance(raw, str) else list(raw)
+        try:
+            rules = self.parse_rules(query.get("rules") or {})
+        except Illegal as e:
+            raise ValueError(e.message) from None
+        ids = parse_hand(cards)
+        return describe(ids, Evaluator(rules.a23 == "second", rules.suit_tiebreak, rules.special_235))
+
+
+# ---------------------------------------------------------------------- handlers
+
+
+def _need_actor(w: _Work, seat: int, what: str) -> None:
+    if w.actor != seat:
+        raise Illegal("not_your_turn", f"ZJH-R6 seat {seat} cannot {what}: seat {w.actor} is to act")
+
+
+def _no_allin_pending(w: _Work, seat: int, what: str) -> None:
+    if w.allin is not None:
+        raise Illegal("wrong_phase", f"ZJH-R15 seat {w.allin[0]} went all-in: seat {seat} may only call (allin), look, fold or forfeit, not {what}")
+
+
+def _compare_round(w: _Work, seat: int, what: str, rule: str) -> None:
+    r = w.st.rules
+    if w.round < r.compare_min_round:
+        raise Illegal("wrong_phase", f"{rule} seat {seat} cannot {what} in round {w.round}: allowed from round {r.compare_min_round}")
+
+
+def _afford(w: _Work, seat: int, amount: int, what: str, rule: str) -> None:
+    if w.stacks is not None and amount > w.stacks[seat]:
+        raise Illegal("illegal_bet", f"{rule} seat {seat} cannot afford {what} of {amount}: stack {w.stacks[seat]}")
+
+
+def _look(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R7: free, any time from `look_min_round`, not a turn."""
+    if w.seen[seat]:
+        raise Illegal("wrong_phase", f"ZJH-R7 seat {seat} has already looked")
+    if w.round < w.st.rules.look_min_round:
+        raise Illegal("wrong_phase", f"ZJH-R7 seat {seat} cannot look in round {w.round}: allowed from round {w.st.rules.look_min_round}")
+    w.seen[seat] = True
+
+
+def _bet(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R8: amount = B[j] or S[j] × base for k <= j <= cap_level; call (j = k) or raise."""
+    _need_actor(w, seat, "bet")
+    _no_allin_pending(w, seat, "bet")
+    r, base = w.st.rules, w.st.base
+    table = r.seen_levels if w.seen[seat] else r.blind_levels
+    allowed = {table[j - 1] * base: j for j in range(w.level, r.cap_level + 1)}
+    amount = ev.amount
+    if amount not in allowed:
+        status = "seen" if w.seen[seat] else "blind"
+        raise Illegal("illegal_bet", f"ZJH-R8 {status} seat {seat} bet {amount} is not in the stake table at level {w.level}: allowed {sorted(allowed)}")
+    _afford(w, seat, amount, "a bet", "ZJH-R8")
+    w.level = allowed[amount]
+    w.put(seat, amount, "bet", seq)
+    w.after_turn(seat, seq)
+
+
+def _compare(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R9: pays the compare cost; the initiator loses a tie; the loser is out."""
+    _need_actor(w, seat, "compare")
+    _no_allin_pending(w, seat, "compare")
+    _compare_round(w, seat, "compare", "ZJH-R9")
+    tgt = ev.target
+    if tgt == seat or not w.active[tgt]:
+        why = "itself" if tgt == seat else f"seat {tgt}, which is out ({w.out[tgt]})"
+        raise Illegal("wrong_phase", f"ZJH-R9 seat {seat} cannot compare with {why}")
+    cost = w.st.rules.compare_cost_factor * w.call(seat)
+    _afford(w, seat, cost, "a compare", "ZJH-R9")
+    w.put(seat, cost, "compare_cost", seq)
+    won = w.beats(seat, tgt)
+    loser = tgt if won else seat
+    w.knock_out(loser, "compare")
+    h = w.st.hands
+    w.notes.append(f"seq {seq}: ZJH-R9 seat {seat} ({_cards(h[seat])}) compares with seat {tgt} ({_cards(h[tgt])}): seat {loser} out")
+    w.after_turn(seat, seq)
+
+
+def _open(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R10: two seats left; costs as compare; showdown of the two, the initiator loses a tie."""
+    _need_actor(w, seat, "open")
+    _no_allin_pending(w, seat, "open")
+    act = w.actives()
+    if len(act) != 2:
+        raise Illegal("wrong_phase", f"ZJH-R10 seat {seat} cannot open with {len(act)} active seats: open needs exactly two")
+    _compare_round(w, seat, "open", "ZJH-R10")
+    cost = w.st.rules.compare_cost_factor * w.call(seat)
+    _afford(w, seat, cost, "open", "ZJH-R10")
+    w.put(seat, cost, "open_cost", seq)
+    other = act[0] if act[1] == seat else act[1]
+    winner = seat if w.beats(seat, other) else other
+    w.out[other if winner == seat else seat] = "open"
+    w.finish([winner], "open", seq)
+
+
+def _fold(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R11: out; the chips stay in the pot."""
+    _need_actor(w, seat, "fold")
+    w.knock_out(seat, "fold")
+    w.after_turn(seat, seq)
+
+
+def _timeout(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R12: the actor's timer ran out: same as fold; no timer when turn_seconds = 0."""
+    if w.st.rules.turn_seconds == 0:
+        raise Illegal("wrong_phase", f"ZJH-R12 timeout of seat {seat}: there is no timer (turn_seconds = 0)")
+    if w.actor != seat:
+        raise Illegal("not_your_turn", f"ZJH-R12 timeout concerns only the actor: seat {w.actor} is to act, not seat {seat}")
+    w.knock_out(seat, "timeout")
+    w.after_turn(seat, seq)
+
+
+def _forfeit(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R13: any active seat, any time; as fold; the turn passes only if it was the actor's."""
+    w.knock_out(seat, "forfeit")
+    if w.actor == seat:
+        w.after_turn(seat, seq)
+        return
+    act = w.actives()
+    if len(act) == 1:
+        w.finish(act, "last_standing", seq)
+
+
+def _allin(w: _Work, ev: Any, seat: int, seq: int) -> None:
+    """ZJH-R15: gold only; open with two seats and a stack below the threshold, or call."""
+    if w.stacks is None:
+        raise Illegal("wrong_phase", f"ZJH-R15 seat {seat}: allin exists only in gold mode (mode is room_card)")
+    _need_actor(w, seat, "go all-in")
+    if w.allin is not None:  # (b) the call
+        opener, amount = w.allin
+        _afford(w, seat, amount, "the all-in call", "ZJH-R15")
+        w.put(seat, amount, "allin", seq)
+        winner = opener if w.beats(opener, seat) else seat
+        w.out[seat if winner == opener else opener] = "allin"
+        w.notes.append(f"seq {seq}: ZJH-R15 seat {seat} calls the all-in of seat {opener} ({amount})")
+        w.finish([winner], "allin", seq)
+        return
+    act = w.actives()
+    if len(act) != 2:
+        raise Illegal("wrong_phase", f"ZJH-R15 seat {seat} cannot go all-in with {len(act)} active seats: all-in needs exactly two")
+    _compare_round(w, seat, "go all-in", "ZJH-R15")
+    other = act[0] if act[1] == seat else act[1]
+    low = min(w.stacks[seat], w.stacks[other])
+    limit = w.st.rules.allin_threshold * w.st.base
+    if low >= limit:
+        raise Illegal("illegal_bet", f"ZJH-R15 seat {seat} cannot go all-in: the smaller stack {low} is not below {limit}")
+    w.put(seat, low, "allin", seq)
+    w.allin = (seat, low)
+    w.actor = other
+    w.notes.append(f"seq {seq}: ZJH-R15 seat {seat} goes all-in for {low}; seat {other} calls or folds")
+
+
+_HANDLERS = {
+    "look": _look,
+    "bet": _bet,
+    "compare": _compare,
+    "open": _open,
+    "fold": _fold,
+    "timeout": _timeout,
+    "forfeit": _forfeit,
+    "allin": _allin,
+}
+
+
+def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
+    """The actor's legal turn-taking actions (no look/timeout/forfeit)."""
+    r = state.rules
+    stack = state.stacks[a] if state.stacks is not None else None
+    out: list[dict[str, Any]] = []
+    if state.allin is not None:
+        if stack is None or stack >= state.allin[1]:
+            out.append({"type": "allin", "seat": a})
+        out.append({"type": "fold", "seat": a})
+        return out
+    table = r.seen_levels if state.seen[a] else r.blind_levels
+    for j in range(state.level, r.cap_level + 1):
+        amt = table[j - 1] * state.base
+        if stack is None or amt <= stack:
+            out.append({"type": "bet", "seat": a, "amount": amt})
+    act = state.active_seats()
+    if state.round >= r.compare_min_round:
+        cost = r.compare_cost_factor * state.call(a)
+        if stack is None or cost <= stack:
+            out.extend({"type": "compare", "seat": a, "target": t} for t in act if t != a)
+            if len(act) == 2:
+                out.append({"type": "open", "seat": a})
+        if stack is not None and len(act) == 2:
+            other = act[0] if act[1] == a else act[1]
+            if min(stack, state.stacks[other]) < r.allin_threshold * state.base:  # type: ignore[index]
+                out.append({"type": "allin", "seat": a})
+    out.append({"type": "fold", "seat": a})
+    return out
+
+
+def _pot_items(state: State, winners: list[int], share: dict[int, int]) -> list[dict[str, Any]]:
+    """S3/S4 as lines: each payer's chips (by kind) to the winner(s) receiving them."""
+    kinds = ("ante", "bet", "compare_cost", "open_cost", "allin")
+    chunks: dict[tuple[int, str], tuple[int, list[int]]] = {}
+    for seat, kind, amount, seq in state.chips:
+        amt, seqs = chunks.get((seat, kind), (0, []))
+        chunks[(seat, kind)] = (amt + amount, [*seqs, seq])
+    need = dict(share)
+    supply: list[tuple[int, str, int, list[int]]] = []
+    for seat in sorted(range(state.n), key=state.pos):
+        for kind in kinds:
+            if (seat, kind) not in chunks:
+                continue
+            amt, seqs = chunks[(seat, kind)]
+            if seat in need:
+                own = min(amt, need[seat])
+                need[seat] -= own
+                amt -= own
+            if amt:
+                supply.append((seat, kind, amt, seqs))
+    items: list[dict[str, Any]] = []
+    for seat, kind, amt, seqs in supply:
+        for w in winners:
+            if amt == 0:
+                break
+            take = min(amt, need[w])
+            if take:
+                need[w] -= take
+                amt -= take
+                items.append(item(kind, w, seat, take, seqs=seqs))
+    return items
+
+
+ZHAJINHUA = ZhaJinHua()
