@@ -1,0 +1,65 @@
+"""`paiju ingest PATH… [--lake DIR] [--workers N] [--engine local]` (spec/cli.md).
+
+Exit status: 0 every file was stored (refused lines are in `rejects`, not an error of the run);
+2 some path could not be read (the rest is ingested) or the lake is busy and `--no-wait` was given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+ENGINES = ["local"]
+"""`--engine` choices; the scale-out runner appends `spark`."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".jsonl or .jsonl.gz event logs")
+    p.add_argument("--lake", default="lake", metavar="DIR", help="the lake folder (default ./lake)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="worker processes for parsing and replay (0 = in this process)")  # fmt: skip
+    p.add_argument("--engine", choices=ENGINES, default="local", help="where replay runs (default local)")
+    p.add_argument("--no-wait", action="store_true", help="refuse instead of waiting when another ingest holds the lake")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ingest.pipeline import ingest
+    from ingest.store import LakeBusy
+    from paiju import UsageError
+
+    if args.workers < 0:
+        raise UsageError("--workers must be 0 or more")
+    if args.engine != "local":  # pragma: no cover - other engines register their own runner
+        raise UsageError(f"engine {args.engine!r} is not available in this build")
+    show = not args.json and sys.stderr.isatty()
+
+    def waiting(pid: str) -> None:
+        print(f"paiju ingest: waiting for another ingest (pid {pid}) to finish with {args.lake}", file=sys.stderr)
+
+    try:
+        s = ingest(args.paths, args.lake, workers=args.workers, progress=show, wait=not args.no_wait, on_wait=waiting)
+    except LakeBusy as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:
+        raise UsageError(f"cannot write the lake {args.lake}: {e.strerror or e}") from None
+    for u in s.unreadable:
+        print(f"paiju ingest: cannot read {u}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(s.as_dict(), ensure_ascii=False))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"ingest into {args.lake}", show_header=False, box=None)
+        rows = [
+            ("files stored", s.files), ("files already stored", s.skipped), ("unreadable paths", len(s.unreadable)),
+            ("lines read", s.lines), ("events stored", s.events), ("identical re-sends", s.duplicates),
+            ("rejected lines", s.rejected), ("conflicts", s.conflicts), ("matches replayed", s.matches),
+        ] + [(f"  {k}", v) for k, v in sorted(s.statuses.items())]  # fmt: skip
+        for k, v in rows:
+            t.add_row(k, str(v))
+        Console().print(t)
+    return 2 if s.unreadable else 0

@@ -1,0 +1,496 @@
+"""The local ingest: files → raw/ → events → replay → tables, published atomically.
+
+Steps (all under the lake's lock, all new files written under `.staging/` first):
+1. receive: every readable file is hashed (SHA-256) and copied byte for byte to raw/; a file
+   whose hash the lake already holds is skipped (idempotent re-ingest);
+2. parse: the files' lines, in chunks, go to a process pool (`ingest.parse.parse_chunk`);
+   each worker writes its events and refused lines as Parquet;
+3. store: DuckDB merges the new events with the stored events of the same matches: the first
+   event at a `(match_id, seq)` wins (stored before new, then file and line order); an identical
+   re-send is a no-op, a different event is a `conflict` that goes to `rejects` with the reason
+   (events.md §5); accepted events are written as hive-partitioned segments (`game=`, `date=`);
+4. replay: every match that received an event is replayed with ALL its stored events, in
+   batches, by the pure `ingest.tables.build_tables` in the pool; a match replayed before has
+   its old rows dropped (the files holding them are rewritten without them);
+5. publish: files renamed into place, manifest swapped (`ingest.store.publish`), catalog rebuilt.
+
+Memory stays bounded: lines travel in fixed-size chunks with a bounded number in flight, the
+merge runs in DuckDB (which spills), and replay batches are read back from Parquet.
+Lines refused at parse time are not events: a match missing one of them has a gap, so it replays
+`incomplete` (or `invalid` with `seq_gap`) until the line arrives in a later file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ingest import store
+from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk, split_lines
+from ingest.schema import DERIVED, schemas
+from ingest.tables import build_tables
+
+CHUNK_LINES = 5000
+BATCH_EVENTS = 20000
+PARQUET_OPTS: dict[str, Any] = {"compression": "zstd"}
+
+
+@dataclass
+class Summary:
+    """What one ingest did (printed at the end, returned to tests)."""
+
+    files: int = 0
+    skipped: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    lines: int = 0
+    events: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    conflicts: int = 0
+    matches: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    replaced_files: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files, "skipped": self.skipped, "unreadable": self.unreadable, "lines": self.lines,
+            "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
+            "conflicts": self.conflicts, "matches": self.matches, "statuses": dict(self.statuses),
+        }  # fmt: skip
+
+
+class _Inline(Executor):
+    """A synchronous executor (workers=0): same code path, no processes."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            f.set_exception(e)
+        return f
+
+
+# ------------------------------------------------------------------ worker jobs (module level: picklable)
+
+
+def _write(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path, **PARQUET_OPTS)
+
+
+def parse_job(file_sha: str, file_name: str, file_idx: int, chunk: int, lines: list[Line], out: str) -> tuple[int, int, int]:
+    """Parse a chunk of lines; write `parsed/` and `prejects/` Parquet; return (lines, events, rejects)."""
+    events, rejects = parse_chunk(file_sha, file_name, lines)
+    base = Path(out)
+    name = f"{file_idx:06d}-{chunk:07d}.parquet"
+    if events.num_rows:
+        events = events.append_column("file_idx", pa.array([file_idx] * events.num_rows, pa.int32()))
+        _write(events, base / "parsed" / name)
+    if rejects.num_rows:
+        _write(rejects, base / "prejects" / name)
+    n_lines = sum(1 for _, raw, msg in lines if raw is not None or (msg or "").startswith("line of"))
+    return n_lines, events.num_rows, rejects.num_rows
+
+
+def build_job(events: pa.Table, out: str, batch: int) -> tuple[int, dict[str, int]]:
+    """Replay a batch of complete matches with `build_tables`; write each table's rows."""
+    tables = build_tables(events)
+    for name, t in tables.items():
+        if t.num_rows:
+            _write(t, Path(out) / "build" / name / f"{batch:07d}.parquet")
+    statuses = Counter(tables["matches"].column("status").to_pylist())
+    return tables["matches"].num_rows, dict(statuses)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _sha256_file(path: str) -> tuple[str, int]:
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return h.hexdigest(), size
+
+
+def _chunks(lines: Iterator[Line], size: int) -> Iterator[list[Line]]:
+    buf: list[Line] = []
+    for ln in lines:
+        buf.append(ln)
+        if len(buf) >= size:
+            yield buf
+            buf = []
+    if buf:
+        yield buf
+
+
+def _q(path: str | Path) -> str:
+    """A path as a SQL string literal (paths are ours, never user text; quotes doubled anyway)."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _list(paths: Sequence[str | Path]) -> str:
+    return "[" + ", ".join(_q(p) for p in paths) + "]"
+
+
+class _Progress:
+    """A rich progress display, or nothing."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.bar: Any = None
+        if enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), transient=False)  # fmt: skip
+
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def task(self, name: str, total: int | None) -> Any:
+        return None if self.bar is None else self.bar.add_task(name, total=total)
+
+    def advance(self, task: Any, n: int = 1, total: int | None = None) -> None:
+        if self.bar is not None and task is not None:
+            if total is not None:
+                self.bar.update(task, total=total)
+            self.bar.advance(task, n)
+
+
+# ------------------------------------------------------------------ the ingest
+
+
+def ingest(
+    paths: Sequence[str],
+    lake: str | Path,
+    *,
+    workers: int = 2,
+    progress: bool = False,
+    wait: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+    chunk_lines: int = CHUNK_LINES,
+    batch_events: int = BATCH_EVENTS,
+) -> Summary:
+    """Ingest log files into the lake (see the module docstring). Never raises for bad input."""
+    lake = Path(lake)
+    summary = Summary()
+    with store.locked(lake, wait=wait, on_wait=on_wait):
+        store.recover(lake)
+        manifest = store.read_manifest(lake)
+        stage = store.new_staging(lake)
+        try:
+            pool: Executor = ProcessPoolExecutor(max_workers=workers) if workers > 0 else _Inline()
+            with pool, _Progress(progress) as prog:
+                received = _receive(paths, lake, manifest, stage, summary)
+                if received:
+                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                (lake / store.STAGING).rmdir()
+    return summary
+
+
+@dataclass
+class _Received:
+    sha: str
+    name: str
+    size: int
+    staged: Path
+    idx: int
+
+
+def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: Path, summary: Summary) -> list[_Received]:
+    """Hash and copy every new readable file to the staging raw/ (byte for byte)."""
+    out: list[_Received] = []
+    seen: set[str] = set()
+    (stage / "raw").mkdir()
+    for p in paths:
+        try:
+            if os.path.isdir(p):
+                raise IsADirectoryError(21, "is a directory")
+            sha, size = _sha256_file(p)
+        except OSError as e:
+            summary.unreadable.append(f"{p}: {e.strerror or e}")
+            continue
+        if sha in manifest.raw or sha in seen:
+            summary.skipped += 1
+            continue
+        seen.add(sha)
+        dest = stage / "raw" / sha
+        try:
+            shutil.copyfile(p, dest)
+            sha2, _ = _sha256_file(str(dest))
+        except OSError as e:
+            summary.unreadable.append(f"{p}: {e.strerror or e}")
+            continue
+        if sha2 != sha:  # the file changed while we read it: take what was copied
+            os.replace(dest, stage / "raw" / sha2)
+            sha = sha2
+            dest = stage / "raw" / sha
+        out.append(_Received(sha, os.path.basename(p), size, dest, len(out)))
+    summary.files = len(out)
+    return out
+
+
+def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
+         prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int) -> None:  # fmt: skip
+    import duckdb
+
+    run_id = hashlib.sha256(
+        json.dumps([manifest.generation, [r.sha for r in received]]).encode()
+    ).hexdigest()[:12]
+    out = str(stage)
+    # ---- parse, in the pool, with a bounded number of chunks in flight
+    file_stats: dict[str, list[int]] = {r.sha: [0, 0, 0] for r in received}
+    total_bytes = sum(r.size for r in received)
+    t_parse = prog.task("parse", total_bytes or 1)
+    pending: list[tuple[str, Future[tuple[int, int, int]]]] = []
+    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
+
+    def drain(keep: int) -> None:
+        while len(pending) > keep:
+            sha, fut = pending.pop(0)
+            n_lines, n_ev, n_rej = fut.result()
+            st = file_stats[sha]
+            st[0] += n_lines
+            st[1] += n_ev
+            st[2] += n_rej
+
+    for r in received:
+        for k, chunk in enumerate(_chunks(split_lines(str(r.staged)), chunk_lines)):
+            pending.append((r.sha, pool.submit(parse_job, r.sha, r.name, r.idx, k, chunk, out)))
+            drain(limit)
+        drain(0)
+        prog.advance(t_parse, r.size)
+    drain(0)
+
+    con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": "1GB"})
+    try:
+        con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
+        con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
+        _store_events(con, lake, manifest, stage, run_id, summary)
+        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events)
+    finally:
+        con.close()
+    # ---- the files table
+    files = pa.table(
+        {
+            "file_sha": [r.sha for r in received], "file_name": [r.name for r in received],
+            "bytes": [r.size for r in received], "lines": [file_stats[r.sha][0] for r in received],
+            "events": [file_stats[r.sha][1] for r in received], "rejected": [file_stats[r.sha][2] for r in received],
+        },
+        schema=schemas()["files"],
+    )  # fmt: skip
+    _write(files, stage / "out" / "files" / f"part-{run_id}.parquet")
+    staged.setdefault("files", []).append((stage / "out" / "files" / f"part-{run_id}.parquet", f"files/part-{run_id}.parquet"))
+    summary.lines = sum(s[0] for s in file_stats.values())
+    summary.replaced_files = sum(len(v) for v in replaced.values())
+    raw = {r.sha: (r.staged, r.name) for r in received}
+    new_manifest = store.publish(lake, manifest, staged, replaced, raw)
+    with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
+        store.write_catalog(lake, new_manifest)
+
+
+def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> None:
+    """Merge new events with the stored ones: accepted, duplicates, conflicts (events.md §5)."""
+    parsed = sorted((stage / "parsed").glob("*.parquet")) if (stage / "parsed").exists() else []
+    cols = ", ".join(n for n in schemas()["events"].names)
+    if parsed:
+        con.execute(f"CREATE TEMP TABLE new AS SELECT * FROM read_parquet({_list(parsed)})")
+    else:
+        con.execute(f"CREATE TEMP TABLE new AS SELECT {cols}, 0::INTEGER AS file_idx FROM (SELECT * FROM ("
+                    + _empty_select("events") + "))")  # fmt: skip
+    con.execute("CREATE TEMP TABLE ids AS SELECT DISTINCT match_id FROM new")
+    old_files = store.table_files(lake, manifest, "events")
+    if old_files:
+        con.execute(
+            f"CREATE TEMP TABLE old AS SELECT {cols} FROM read_parquet({_list(old_files)}, hive_partitioning = true,"
+            " hive_types = {'game': VARCHAR, 'date': VARCHAR}) WHERE match_id IN (SELECT match_id FROM ids)"
+        )
+    else:
+        con.execute(f"CREATE TEMP TABLE old AS {_empty_select('events')}")
+    con.execute(
+        f"""CREATE TEMP TABLE ranked AS
+        SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
+               first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
+        FROM (SELECT 0 AS src, -1 AS file_idx, {cols} FROM old
+              UNION ALL SELECT 1 AS src, file_idx, {cols} FROM new)
+        WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
+    )
+    con.execute(
+        """CREATE TEMP TABLE meta AS
+        SELECT match_id, any_value(game) AS game, any_value(date) AS date FROM ranked
+        WHERE rn = 1 AND seq = 0 AND type = 'match_started' GROUP BY match_id"""
+    )
+    con.execute(
+        f"""CREATE TEMP TABLE accepted AS
+        SELECT r.match_id, r.seq, r.type, r.seat, r.ts, r.hash, r.canon, r.line, r.file_sha, r.file_line,
+               coalesce(m.game, '{UNKNOWN_GAME}') AS game, coalesce(m.date, '{NO_DATE}') AS date
+        FROM ranked r LEFT JOIN meta m USING (match_id) WHERE r.rn = 1 AND r.src = 1"""
+    )
+    summary.events = con.execute("SELECT count(*) FROM accepted").fetchone()[0]
+    summary.duplicates = con.execute("SELECT count(*) FROM ranked WHERE rn > 1 AND canon = first_canon").fetchone()[0]
+    # conflicts → rejects, with the reason
+    con.execute(
+        """CREATE TEMP TABLE conflicts AS
+        SELECT r.file_sha, n.file_name, r.file_line AS line, r.match_id, r.seq, 'conflict' AS code,
+               'a different event is already stored at seq ' || r.seq || ' of match ' || r.match_id
+               || ' (first received in file ' || left(r.first_sha, 12) || ' line ' || r.first_line
+               || '); events.md §5: stored events are never changed' AS message,
+               left(r.line, 4096) AS raw
+        FROM ranked r LEFT JOIN names n USING (file_sha) WHERE r.rn > 1 AND r.canon <> r.first_canon"""
+    )
+    summary.conflicts = con.execute("SELECT count(*) FROM conflicts").fetchone()[0]
+    prejects = sorted((stage / "prejects").glob("*.parquet")) if (stage / "prejects").exists() else []
+    rej_cols = ", ".join(schemas()["rejects"].names)
+    parts = [f"SELECT {rej_cols} FROM conflicts"]
+    if prejects:
+        parts.append(f"SELECT {rej_cols} FROM read_parquet({_list(prejects)})")
+    con.execute(f"CREATE TEMP TABLE rejects AS {' UNION ALL '.join(parts)}")
+    summary.rejected = con.execute("SELECT count(*) FROM rejects").fetchone()[0]
+    out = stage / "out"
+    if summary.rejected:
+        (out / "rejects").mkdir(parents=True, exist_ok=True)
+        con.execute(f"COPY (SELECT {rej_cols} FROM rejects ORDER BY file_sha, line) TO "
+                    f"{_q(out / 'rejects' / f'part-{run_id}.parquet')} (FORMAT parquet, COMPRESSION zstd)")  # fmt: skip
+    if summary.events:
+        con.execute(
+            f"COPY (SELECT * FROM accepted ORDER BY game, date, match_id, seq) TO {_q(out / 'events')} "
+            f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (game, date), FILENAME_PATTERN 'part-{run_id}-{{i}}')"
+        )
+    con.execute("CREATE TEMP TABLE touched AS SELECT DISTINCT match_id FROM accepted")
+
+
+def _empty_select(table: str) -> str:
+    return store.empty_select(schemas()[table])
+
+
+def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, pool: Executor,
+            prog: _Progress, summary: Summary, batch_events: int) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
+    """Replay every touched match in batches; stage the derived tables; find the files to rewrite."""
+    out = stage / "out"
+    staged: dict[str, list[tuple[Path, str]]] = {}
+    for table in ("rejects",):
+        f = out / table / f"part-{run_id}.parquet"
+        if f.exists():
+            staged.setdefault(table, []).append((f, f"{table}/part-{run_id}.parquet"))
+    ev_dir = out / "events"
+    if ev_dir.exists():
+        for f in sorted(ev_dir.rglob("*.parquet")):
+            staged.setdefault("events", []).append((f, "events/" + f.relative_to(ev_dir).as_posix()))
+    n_touched = con.execute("SELECT count(*) FROM touched").fetchone()[0]
+    summary.matches = n_touched
+    replaced: dict[str, list[str]] = {}
+    if not n_touched:
+        return staged, replaced
+    touched_path = stage / "touched.parquet"
+    con.execute(
+        f"""COPY (SELECT match_id, seq, line FROM ranked WHERE rn = 1
+                  AND match_id IN (SELECT match_id FROM touched) ORDER BY match_id, seq)
+            TO {_q(touched_path)} (FORMAT parquet, ROW_GROUP_SIZE 20000)"""
+    )
+    t_replay = prog.task("replay", n_touched)
+    pending: list[Future[tuple[int, dict[str, int]]]] = []
+    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
+
+    def drain(keep: int) -> None:
+        while len(pending) > keep:
+            n, st = pending.pop(0).result()
+            summary.statuses.update(st)
+            prog.advance(t_replay, n)
+
+    carry: pa.Table | None = None
+    batch_no = 0
+    pf = pq.ParquetFile(touched_path)
+    for rb in pf.iter_batches(batch_size=batch_events):
+        t = pa.Table.from_batches([rb])
+        if carry is not None:
+            t = pa.concat_tables([carry, t])
+        mids = t.column("match_id")
+        last = mids[len(mids) - 1].as_py()
+        # cut at the start of the last match (it may continue in the next record batch)
+        import pyarrow.compute as pc
+
+        first_of_last = pc.index(mids, last).as_py()
+        if first_of_last == 0:
+            carry = t
+            continue
+        carry = t.slice(first_of_last)
+        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
+        batch_no += 1
+        drain(limit)
+    if carry is not None and carry.num_rows:
+        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
+    drain(0)
+    build = stage / "build"
+    # files of the derived tables that hold rows of a re-replayed match are rewritten without them
+    for table in DERIVED:
+        old = store.table_files(lake, manifest, table)
+        if old:
+            hit = [r[0] for r in con.execute(
+                f"SELECT DISTINCT filename FROM read_parquet({_list(old)}, filename = true) "
+                "WHERE match_id IN (SELECT match_id FROM touched)"
+            ).fetchall()]  # fmt: skip
+            for k, f in enumerate(sorted(hit)):
+                rel = Path(f).relative_to(lake).as_posix()
+                replaced.setdefault(table, []).append(rel)
+                n_keep = con.execute(
+                    f"SELECT count(*) FROM read_parquet({_q(f)}) WHERE match_id NOT IN (SELECT match_id FROM touched)"
+                ).fetchone()[0]
+                if n_keep:
+                    dest = out / table / f"part-{run_id}-r{k}.parquet"
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    con.execute(
+                        f"COPY (SELECT * FROM read_parquet({_q(f)}) WHERE match_id NOT IN (SELECT match_id FROM touched)) "
+                        f"TO {_q(dest)} (FORMAT parquet, COMPRESSION zstd)"
+                    )
+                    staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
+        parts = sorted((build / table).glob("*.parquet")) if (build / table).exists() else []
+        if parts:
+            dest = out / table / f"part-{run_id}.parquet"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            key = "match_id, seat" if table == "seats" else "match_id, item_no" if table == "items" else (
+                "match_id, win_no, fan_id" if table == "fans" else "match_id")  # fmt: skip
+            con.execute(f"COPY (SELECT * FROM read_parquet({_list(parts)}) ORDER BY {key}) TO {_q(dest)} "
+                        "(FORMAT parquet, COMPRESSION zstd)")  # fmt: skip
+            staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
+    # rules: one row per rules_id, only those the lake does not hold yet
+    parts = sorted((build / "rules").glob("*.parquet")) if (build / "rules").exists() else []
+    if parts:
+        old = store.table_files(lake, manifest, "rules")
+        known = f"SELECT rules_id FROM read_parquet({_list(old)})" if old else "SELECT NULL::VARCHAR AS rules_id WHERE false"
+        dest = out / "rules" / f"part-{run_id}.parquet"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        n = con.execute(
+            f"CREATE TEMP TABLE new_rules AS SELECT rules_id, any_value(game) AS game, any_value(preset) AS preset,"
+            f" any_value(options) AS options FROM read_parquet({_list(parts)}) WHERE rules_id NOT IN ({known})"
+            " GROUP BY rules_id"
+        ).fetchall()
+        del n
+        if con.execute("SELECT count(*) FROM new_rules").fetchone()[0]:
+            con.execute(f"COPY (SELECT * FROM new_rules ORDER BY rules_id) TO {_q(dest)} (FORMAT parquet)")
+            staged.setdefault("rules", []).append((dest, f"rules/{dest.name}"))
+    return staged, replaced

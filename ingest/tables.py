@@ -1,0 +1,239 @@
+"""Replay + table building: ONE pure function over a batch of complete matches (issue 11 part 1).
+
+`build_tables(events)` takes a table of stored events (Arrow or pandas; columns `match_id`,
+`seq`, `line` at least, every stored event of each match it names) and returns the rows of the
+derived tables `matches`, `seats`, `items`, `fans` and `rules` as Arrow tables with the lake's
+schemas (`ingest.schema`). No I/O, no clock, no randomness: the local process pool and the
+Spark runner call this same function and must get the same rows.
+
+Choices where the contract is silent (documented here, tested in tests/test_ingest_tables.py):
+- role: `landlord`/`farmer` when the game's view names a landlord (Dou Dizhu), else `dealer` for
+  the match's dealer seat and `player` for the others; `is_dealer` is kept separately.
+- a draw (流局 / void) is a `finished` match with no winners.
+- a win (for `fans` and `items.win_no`) is a run of consecutive items that carry `fans`, receive
+  for the same seat with the same kind and fans, each payer at most once (a self-drawn win pays
+  from every other seat but is one win).
+- `rules_id` = first 16 hex digits of SHA-256 over the canonical JSON of
+  `{"game": id, "options": every validated option with its value}` (preset included), so two
+  spellings of the same rules share an id and any change of an option changes it.
+- an engine that raises something other than a contract refusal marks the match `invalid`
+  with `error_code` = `engine_error` (the message names the exception), never stopping the batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from engine.registry import GameNotAvailable, get_game
+from engine.replay import Entry, ReplayResult, replay_with_steps
+from events.chain import canonical_json
+from events.errors import ContractError
+from events.models import AnyEvent, MatchStarted
+from ingest.parse import date_of, parse_fast
+from ingest.schema import schemas
+
+ENGINE_ERROR = "engine_error"
+_ITEM_KEYS = frozenset({"kind", "seat", "from", "points", "fan", "fans"})
+
+
+def rules_id_of(game: str, options: dict[str, Any]) -> str:
+    """Stable short id of a validated rules object (see the module docstring)."""
+    return hashlib.sha256(canonical_json({"game": game, "options": options})).hexdigest()[:16]
+
+
+def _column(tbl: Any, name: str) -> list[Any]:
+    if isinstance(tbl, pa.Table | pa.RecordBatch):
+        return tbl.column(name).to_pylist()
+    return list(tbl[name])  # pandas
+
+
+def group_events(events: Any) -> dict[str, list[tuple[int, str]]]:
+    """`match_id` → [(seq, line)] in seq order (first of equal seqs kept in input order)."""
+    mids = _column(events, "match_id")
+    seqs = _column(events, "seq")
+    lines = _column(events, "line")
+    out: dict[str, list[tuple[int, str]]] = {}
+    for m, s, ln in zip(mids, seqs, lines, strict=True):
+        out.setdefault(m, []).append((int(s), ln))
+    for rows in out.values():
+        rows.sort(key=lambda r: r[0])
+    return out
+
+
+def _entries(rows: Sequence[tuple[int, str]]) -> list[Entry]:
+    out: list[Entry] = []
+    for _, line in rows:
+        try:
+            out.append(parse_fast(line.encode("utf-8")))
+        except ContractError as err:  # stored lines were validated; kept for robustness
+            out.append(err)
+    return out
+
+
+def _replay(match_id: str, entries: list[Entry]) -> tuple[ReplayResult, Any]:
+    """The replay result and the last state (None when the deal was never applied)."""
+    try:
+        steps, result = replay_with_steps(entries)
+    except Exception as e:  # a bug in an engine must not stop the batch
+        result = ReplayResult(match_id=match_id, events=len(entries), status="invalid")
+        first = next((x for x in entries if isinstance(x, MatchStarted)), None)
+        if first is not None:
+            result.game, result.players, result.dealer, result.base = first.game, list(first.players), first.dealer, first.base
+        result.error = {"seq": None, "type": None, "code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"}
+        return result, None
+    state = None
+    for st in reversed(steps):
+        if st.state is not None:
+            state = st.state
+            break
+    return result, state
+
+
+def _view(game_id: str | None, state: Any) -> dict[str, Any]:
+    if game_id is None or state is None:
+        return {}
+    try:
+        v = get_game(game_id).view(state)
+    except (GameNotAvailable, Exception):
+        return {}
+    return v if isinstance(v, dict) else {}
+
+
+def _wins(items: Sequence[dict[str, Any]]) -> list[int | None]:
+    """win_no of each item (None for items that are not part of a win)."""
+    out: list[int | None] = []
+    win = -1
+    key: tuple[Any, ...] | None = None
+    payers: set[int] = set()
+    for it in items:
+        fans = it.get("fans")
+        if not isinstance(fans, dict):
+            out.append(None)
+            key = None
+            continue
+        k = (it.get("seat"), it.get("kind"), json.dumps(fans, sort_keys=True), it.get("fan"))
+        if k != key or it.get("from") in payers:
+            win += 1
+            key = k
+            payers = set()
+        payers.add(it.get("from"))  # type: ignore[arg-type]
+        out.append(win)
+    return out
+
+
+class _Rows:
+    def __init__(self) -> None:
+        self.cols = {t: {n: [] for n in schemas()[t].names} for t in ("matches", "seats", "items", "fans", "rules")}
+
+    def add(self, table: str, **row: Any) -> None:
+        cols = self.cols[table]
+        for name, values in cols.items():
+            values.append(row.get(name))
+
+    def tables(self) -> dict[str, pa.Table]:
+        return {t: pa.Table.from_pydict(c, schema=schemas()[t]) for t, c in self.cols.items()}
+
+
+def _int_or_none(x: Any) -> int | None:
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[Entry]) -> None:
+    result, state = _replay(match_id, entries)
+    evs: list[AnyEvent] = [e for e in entries if not isinstance(e, ContractError)]
+    started = next((e for e in evs if isinstance(e, MatchStarted) and e.seq == 0), None)
+    game = result.game or (started.game if started else None)
+    rules_id = preset = None
+    if result.rules is not None and game is not None:
+        rules_id = rules_id_of(game, result.rules)
+        preset = result.rules.get("preset")
+        if rules_id not in rules_seen:
+            rules_seen.add(rules_id)
+            rows.add("rules", rules_id=rules_id, game=game, preset=preset,
+                     options=canonical_json(result.rules).decode("utf-8"))  # fmt: skip
+    elif started is not None:
+        p = started.rules.get("preset", "standard")
+        preset = p if isinstance(p, str) else None
+    view = _view(game, state)
+    landlord = _int_or_none(view.get("landlord"))
+    players = result.players or (list(started.players) if started else [])
+    dealer = result.dealer if result.dealer is not None else (started.dealer if started else None)
+    err = result.error or {}
+    deltas = result.deltas
+    recorded = result.recorded_deltas
+    status = result.status
+    winners = sorted(result.winners)
+    rows.add(
+        "matches",
+        match_id=match_id, game=game, rules_id=rules_id, preset=preset, status=status,
+        n_players=len(players) if players else None, dealer=dealer,
+        base=started.base if started else None, room=started.room if started else None,
+        round=(started.round or 1) if started else None, events=result.events,
+        error_seq=err.get("seq"), error_type=err.get("type"), error_code=err.get("code"),
+        error_message=err.get("message"), winners=winners, n_winners=len(winners),
+        is_draw=(status == "finished" and not winners), deltas=deltas, recorded_deltas=recorded,
+        settlement_matches=result.settlement_matches, chain_ok=result.chain_ok,
+        final_hash=result.final_hash, max_delta=max(deltas) if deltas else None, landlord=landlord,
+        date=date_of(started.ts if started else None), started_ts=started.ts if started else None,
+        ended_ts=evs[-1].ts if evs else None,
+    )  # fmt: skip
+    for seat, player in enumerate(players):
+        if landlord is not None:
+            role = "landlord" if seat == landlord else "farmer"
+        else:
+            role = "dealer" if seat == dealer else "player"
+        rows.add(
+            "seats",
+            match_id=match_id, game=game, rules_id=rules_id, status=status, seat=seat, player=player,
+            role=role, is_dealer=seat == dealer, delta=deltas[seat] if deltas else None,
+            won=(seat in winners) if status == "finished" else None,
+            recorded_delta=recorded[seat] if recorded and seat < len(recorded) else None,
+        )  # fmt: skip
+    wins = _wins(result.items)
+    fans_done: set[int] = set()
+    for no, (it, win_no) in enumerate(zip(result.items, wins, strict=True)):
+        detail = {k: v for k, v in it.items() if k not in _ITEM_KEYS}
+        fan = _int_or_none(it.get("fan"))
+        rows.add(
+            "items",
+            match_id=match_id, game=game, rules_id=rules_id, item_no=no, kind=str(it.get("kind")),
+            seat=it.get("seat"), from_seat=it.get("from"), points=it.get("points"), fan=fan, win_no=win_no,
+            detail=json.dumps(detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")) if detail else None,
+        )  # fmt: skip
+        if win_no is None or win_no in fans_done:
+            continue
+        fans_done.add(win_no)
+        for fan_id, value in it["fans"].items():
+            rows.add(
+                "fans",
+                match_id=match_id, game=game, rules_id=rules_id, win_no=win_no, seat=it.get("seat"),
+                kind=str(it.get("kind")), fan_id=str(fan_id), value=_int_or_none(value), fan_total=fan,
+            )  # fmt: skip
+
+
+def build_tables(events: Any) -> dict[str, pa.Table]:
+    """Stored events of complete matches (Arrow or pandas) → rows of matches/seats/items/fans/rules.
+
+    Pure: the same events give the same rows, in match_id order.
+    """
+    rows = _Rows()
+    rules_seen: set[str] = set()
+    grouped = group_events(events)
+    for match_id in sorted(grouped):
+        _add_match(rows, rules_seen, match_id, _entries(grouped[match_id]))
+    return rows.tables()
+
+
+def build_tables_from_lines(lines: Iterable[tuple[str, int, str]]) -> dict[str, pa.Table]:
+    """Convenience for tests: (match_id, seq, line) triples → tables."""
+    mids, seqs, texts = [], [], []
+    for m, s, ln in lines:
+        mids.append(m)
+        seqs.append(s)
+        texts.append(ln)
+    return build_tables(pa.table({"match_id": mids, "seq": seqs, "line": texts}))
