@@ -401,20 +401,21 @@ class PaoDeKuai:
 
     # ------------------------------------------------------------------ simulator and calculator
 
-    def deal(self, rules: Rules, n_players: int, rng: random.Random) -> dict[str, Any]:
-        """`dealt` fields from a seeded shuffle of the sorted 48-card deck (16 each, seat order)."""
+    def deal(self, rules: Rules, n_players: int, rng: random.Random, dealer: int | None = None) -> dict[str, Any]:
+        """`dealt` fields from a seeded shuffle of the sorted 48-card deck, 16 cards a seat.
+
+        Given the `dealer` of a first match, the hands are rotated so that the dealer holds `3s`
+        (PDK-R2: the 3s holder leads); the shuffle itself is unchanged.
+        """
         if n_players != N_SEATS:
             raise ValueError(f"paodekuai is played by 3 players, not {n_players}")
         cards = list(deck())
         rng.shuffle(cards)
-        return {"hands": [_names(sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(N_SEATS)]}
-
-    def sim_dealer(self, dealt: Mapping[str, Any], drawn: int) -> int:
-        """The simulator's leader for a first match: the holder of 3s (PDK-R2), whatever seat was drawn."""
-        for s, h in enumerate(dealt["hands"]):
-            if "3s" in h:
-                return s
-        return drawn
+        hands = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(N_SEATS)]
+        if dealer is not None:
+            shift = next(s for s, h in enumerate(hands) if THREE_SPADES in h) - dealer
+            hands = [hands[(s + shift) % N_SEATS] for s in range(N_SEATS)]
+        return {"hands": [_names(h) for h in hands]}
 
     def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
         from engine.climbing.paodekuai_bot import choose

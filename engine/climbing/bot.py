@@ -1,0 +1,256 @@
+"""Bots for the climbing games and the shared hand splitter.
+
+`split(counts)` (usable by Pao De Kuai with its own chain limits) splits a hand's rank counts into the
+fewest "skeleton" groups — rocket, bombs, planes, pair straights, straights, trios, pairs, solos —
+by a memoised search over moves that contain the lowest remaining rank; `attach_kickers` then lets
+trios and planes take the lowest solos / pairs as kickers (validated by the move engine), so a
+hand's plan is a list of legal moves.
+
+Dou Dizhu bot (`ddz_bot_action`), playing like a person:
+- system events: `laizi` draws its rank uniformly from 3..2 with the rng (DDZ-R13);
+- bid / rob from hand strength (jokers, 2s, bombs, aces, laizi), with a little rng noise; in
+  `ddz_laizi` the point bid grows with strength and must exceed earlier bids;
+- leading: play the whole hand if it is one move; else lead the weakest non-bomb group of the plan
+  (lowest key; a laizi-only hand plays its laizi as themselves);
+- following: a farmer does not beat its partner unless that empties its hand; otherwise the cheapest
+  beating non-bomb move (fewest groups left, fewest laizi spent, lowest key), passing when it would
+  break the plan while the opponent is not close to going out; bombs and the rocket only when they
+  finish the game (at most one group left afterwards) or an opponent holding the trick has ≤ 4 cards.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from engine.climbing.laizi import Reading
+from engine.climbing.moves import (
+    BJ_R,
+    RJ_R,
+    Counts,
+    Move,
+    classify,
+    ddz_move_rules,
+)
+
+if TYPE_CHECKING:
+    from engine.climbing.ddz import DDZState, DouDizhu
+
+CHAIN_TOP = 11  # A
+
+
+def _sub(c: Counts, r0: int, r1: int, k: int) -> Counts:
+    lst = list(c)
+    for r in range(r0, r1 + 1):
+        lst[r] -= k
+    return tuple(lst)
+
+
+@lru_cache(maxsize=200_000)
+def _best_split(c: Counts, chain_top: int = CHAIN_TOP) -> tuple[int, tuple[tuple[str, int, int], ...]]:
+    """(number of groups, groups) with groups as (kind, lo, hi), kind in solo/pair/trio/bomb/rocket/chain1/2/3."""
+    r0 = next((r for r, v in enumerate(c) if v), -1)
+    if r0 < 0:
+        return 0, ()
+    options: list[tuple[tuple[str, int, int], Counts]] = []
+    v = c[r0]
+    if r0 == BJ_R and c[RJ_R]:
+        options.append((("rocket", BJ_R, RJ_R), _sub(c, BJ_R, RJ_R, 1)))
+    for k, name in ((1, "solo"), (2, "pair"), (3, "trio"), (4, "bomb")):
+        if v >= k:
+            options.append(((name, r0, r0), _sub(c, r0, r0, k)))
+    if r0 <= chain_top:
+        for unit, min_len, name in ((1, 5, "chain1"), (2, 3, "chain2"), (3, 2, "chain3")):
+            hi = r0
+            while hi <= chain_top and c[hi] >= unit:
+                if hi - r0 + 1 >= min_len:
+                    options.append(((name, r0, hi), _sub(c, r0, hi, unit)))
+                hi += 1
+    best: tuple[int, tuple[tuple[str, int, int], ...]] | None = None
+    for g, rest in options:
+        n, groups = _best_split(rest, chain_top)
+        cand = (n + 1, (g, *groups))
+        if best is None or cand[0] < best[0]:
+            best = cand
+    assert best is not None
+    return best
+
+
+_UNIT = {"solo": 1, "pair": 2, "trio": 3, "bomb": 4, "chain1": 1, "chain2": 2, "chain3": 3}
+
+
+def _group_counts(g: tuple[str, int, int]) -> list[int]:
+    kind, lo, hi = g
+    c = [0] * 15
+    if kind == "rocket":
+        c[BJ_R] = c[RJ_R] = 1
+        return c
+    for r in range(lo, hi + 1):
+        c[r] = _UNIT[kind]
+    return c
+
+
+def split(counts: Counts, mr: Any = None) -> list[Move]:
+    """The hand as the fewest legal moves: skeleton split, then kickers attached."""
+    mr = mr or ddz_move_rules()
+    _, groups = _best_split(tuple(counts))
+    return attach_kickers([_group_counts(g) for g in groups], mr)
+
+
+def attach_kickers(groups: list[list[int]], mr: Any) -> list[Move]:
+    """Trios/planes take the lowest solos (or pairs) as kickers when the result is a legal move."""
+    solos = sorted((g for g in groups if sum(g) == 1 and max(g) == 1 and (g.index(1) < 12)), key=lambda g: g.index(1))
+    pairs = sorted((g for g in groups if max(g) == 2 and sum(g) == 2 and g.index(2) < 12), key=lambda g: g.index(2))
+    used: set[int] = set()
+    out: list[Move] = []
+    bodies = [g for g in groups if max(g) == 3 and all(v in (0, 3) for v in g)]
+    for body in sorted(bodies, key=lambda g: g.index(3)):
+        L = sum(body) // 3
+        done = False
+        for pool in (solos, pairs):
+            free = [g for g in pool if id(g) not in used]
+            if len(free) >= L:
+                take = free[:L]
+                c = [a + sum(t[i] for t in take) for i, a in enumerate(body)]
+                mv = classify(tuple(c), mr)
+                if mv is not None:
+                    used.update(id(t) for t in take)
+                    used.add(id(body))
+                    out.append(mv)
+                    done = True
+                    break
+        if not done:
+            used.add(id(body))
+            mv = classify(tuple(body), mr)
+            if mv is not None:
+                out.append(mv)
+    for g in groups:
+        if id(g) in used:
+            continue
+        mv = classify(tuple(g), mr)
+        if mv is not None:
+            out.append(mv)
+        else:  # cannot happen for skeleton groups; fall back to solos
+            for r, v in enumerate(g):
+                for _ in range(v):
+                    one = [0] * 15
+                    one[r] = 1
+                    out.append(Move("solo", 1, r, 0, tuple(one)))
+    return out
+
+
+def n_groups(counts: Counts) -> int:
+    return _best_split(tuple(counts))[0]
+
+
+# ---------------------------------------------------------------- Dou Dizhu
+
+
+def strength(counts: Counts, m_laizi: int = 0) -> float:
+    """Hand strength for bidding: jokers, 2s, aces, bombs, laizi."""
+    s = 4.0 * counts[RJ_R] + 3.0 * counts[BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
+    s += sum(4.0 for r in range(13) if counts[r] == 4)
+    if counts[RJ_R] and counts[BJ_R]:
+        s += 2.0
+    s -= 0.3 * max(0, n_groups(counts) - 6)
+    return s
+
+
+def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str, Any]:
+    """The next event a decent player (or the system) logs."""
+    if st.phase == "laizi":
+        return {"type": "laizi", "rank": "3456789TJQKA2"[rng.randrange(13)]}
+    seat = st.turn
+    assert seat is not None
+    counts, m = game.hand_counts(st, seat)
+    if st.phase == "bid":
+        s = strength(counts, m) + rng.uniform(-1.0, 1.0)
+        if game.laizi_game:
+            want = 3 if s >= 11 else 2 if s >= 9 else 1 if s >= 7 else 0
+            value = want if want > st.high_bid else 0
+        else:
+            value = 1 if s >= 7 else 0
+        return {"type": "bid", "seat": seat, "value": value}
+    if st.phase == "rob":
+        return {"type": "rob", "seat": seat, "value": strength(counts, m) + rng.uniform(-1.0, 1.0) >= 10}
+    mr = game.move_rules(st.rules)
+    size = sum(counts) + m
+    if st.top is None:
+        return game.play_payload(st, seat, _lead(game, st, seat, counts, m, mr))
+    rd = _follow(game, st, seat, counts, m, size, mr)
+    if rd is None:
+        return {"type": "pass", "seat": seat}
+    return game.play_payload(st, seat, rd)
+
+
+def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: Any) -> Reading:
+    if m and sum(counts) == 0:
+        lr = st.laizi
+        assert lr is not None
+        c = [0] * 15
+        c[lr] = m
+        mv = classify(tuple(c), mr)
+        if mv is not None:
+            from engine.climbing.laizi import _relabel
+
+            return Reading(_relabel(mv, 0, m), (lr,) * m)
+        one = [0] * 15
+        one[lr] = 1
+        return Reading(Move("solo", 1, lr, 0, tuple(one)), (lr,))
+    if m:  # a move using every card at once wins now
+        for rd in game.moves_for(st, seat, None):
+            if sum(rd.move.counts) == sum(counts) + m:
+                return rd
+    plan = split(counts, mr)
+    if len(plan) == 1:
+        return Reading(plan[0], ())
+    plain = [mv for mv in plan if not mv.level]
+    pool = plain or plan
+    # a partner farmer with one card left: lead the lowest solo
+    nxt = (seat + 1) % 3
+    if st.landlord is not None and seat != st.landlord and nxt != st.landlord and len(st.hands[nxt]) == 1:
+        solos = [mv for mv in plan if mv.type == "solo"]
+        if solos:
+            return Reading(min(solos, key=lambda mv: mv.key), ())
+    best = min(pool, key=lambda mv: (mv.key, -sum(mv.counts)))
+    return Reading(best, ())
+
+
+def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, size: int, mr: Any) -> Reading | None:
+    top_seat = st.top_seat
+    assert top_seat is not None and st.top is not None
+    L = st.landlord
+    partner_on_top = seat != L and top_seat != L
+    cands = game.moves_for(st, seat, st.top)
+    if not cands:
+        return None
+    for rd in cands:
+        if sum(rd.move.counts) == size:
+            return rd  # goes out
+    if partner_on_top:
+        return None
+    before = n_groups(counts)
+    opp_cards = len(st.hands[top_seat])
+    best: tuple[Any, ...] | None = None
+    for rd in cands:
+        rest = list(counts)
+        used_laizi = len(rd.as_)
+        for r, v in enumerate(rd.move.counts):
+            rest[r] -= v
+        for r in rd.as_:
+            rest[r] += 1
+        if any(v < 0 for v in rest):
+            continue
+        after = n_groups(tuple(rest)) + (1 if m - used_laizi > 0 else 0)
+        bomb = rd.move.level > 0
+        if bomb and not (after <= 1 or opp_cards <= 4):
+            continue
+        if not bomb and after > before and opp_cards > 5 and used_laizi == 0:
+            continue
+        if not bomb and used_laizi and opp_cards > 8 and after >= before:
+            continue
+        key = (bomb, rd.move.level, used_laizi, after, rd.move.key)
+        if best is None or key < best[0]:
+            best = (key, rd)
+    return None if best is None else best[1]

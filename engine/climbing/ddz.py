@@ -1,0 +1,519 @@
+"""Dou Dizhu classic (`ddz`), doudizhu.md; the shared reducer also serves `ddz_laizi` (ddz_laizi.py).
+
+State: a frozen dataclass of tuples/frozensets (copy-on-write), card ids from engine/cards.py, moves
+from engine/climbing/moves.py. Phases: `bid` → (`rob`, ddz with option rob) → (`laizi`, ddz_laizi)
+→ `play` → `end`. Error codes follow rules/README.md; every message names its rule id.
+
+Choices where the rule file is silent:
+- Event types of other games (`look`, `discard`, …) are `wrong_phase` (DDZ-R1 "an event type not
+  allowed in the current phase").
+- A `play` listing the same card twice is `illegal_move` (DDZ-R15 "distinct cards"); a card not held
+  is `not_in_hand`, checked before the shape.
+- A `laizi` event with a joker rank is `illegal_move` (DDZ-R13: a bad value, like a bad bid).
+- `forfeit` during the rob round counts as "before the landlord is fixed" (S8).
+- `legal_actions` lists one canonical card choice per move (lowest card ids of each rank, laizi
+  cards only where the hand lacks a real card) plus `pass` when following; `forfeit` (always legal,
+  DDZ-R30) is not listed.
+- Settlement items (S6–S8): one transfer per paying seat, kind `landlord_win`, `farmer_win` or
+  `forfeit`, detail keys `base`, `unit`, `bid_factor`, `bomb_factor`, `bombs` (list of
+  {seat, type, rank, factor}), `spring` (1 or 2), `spring_kind` (`spring`/`anti_spring`/None),
+  `multiplier` (after the `max_multiplier` cap).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from engine.base import GameRules, Settlement, item
+from engine.base import parse_rules as _parse_rules
+from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
+from engine.climbing import bot as _bot
+from engine.climbing.laizi import Reading, judge, laizi_moves, readings
+from engine.climbing.moves import (
+    N_RANKS,
+    Move,
+    MoveRules,
+    beats,
+    classify,
+    counts_of,
+    counts_str,
+    ddz_move_rules,
+    generate,
+    move_str,
+)
+from engine.errors import Illegal
+from events.models import AnyEvent, Bid, Dealt, Forfeit, Laizi, MatchStarted, Pass, Play, Rob
+
+DECK: frozenset[int] = frozenset(range(54))
+
+
+class DDZRules(GameRules):
+    """`ddz` options, doudizhu.md §6."""
+
+    rob: bool = Field(False, description="DDZ-R7/R8: rob round (抢地主) after a call; each rob doubles the bid factor")
+    all_pass: Literal["force_first", "redeal"] = Field(
+        "force_first", description="DDZ-R6: all three decline: force `first` to be landlord, or void the match"
+    )
+    bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(2, description="S2: factor per bomb and rocket played")
+    spring: bool = Field(True, description="S3: spring / anti-spring doubles the unit")
+    max_multiplier: Annotated[int, Field(ge=0)] = Field(0, description="S4: cap on the multiplier M (0 = no cap)")
+    kicker_rocket: bool = Field(False, description="K2: allow BJ+RJ together as kickers (not a rocket then)")
+    four_two_solo_pair: bool = Field(True, description="K3: the two four_two_solo kickers may be a pair (4444+55)")
+    forfeit_mode: Literal["forfeiter_pays", "side_loses"] = Field(
+        "forfeiter_pays", description="S8: a farmer forfeits: it pays 2U alone, or both farmers pay U"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DDZState:
+    """One moment of a Dou Dizhu match (immutable)."""
+
+    game: str
+    rules: Any
+    base: int
+    first: int
+    phase: str  # bid | rob | laizi | play | end
+    turn: int | None
+    hands: tuple[frozenset[int], ...]
+    bottom: tuple[int, ...]
+    bids: tuple[int | None, ...] = (None, None, None)
+    high_bid: int = 0
+    caller: int | None = None
+    rob_queue: tuple[int, ...] = ()
+    robs: tuple[tuple[int, bool], ...] = ()
+    landlord: int | None = None
+    bid_factor: int = 1
+    laizi: int | None = None
+    top: Move | None = None
+    top_seat: int | None = None
+    passes: int = 0
+    last_play: tuple[int, tuple[int, ...], tuple[str, ...], str] | None = None
+    plays: tuple[int, ...] = (0, 0, 0)
+    bombs: tuple[tuple[int, str, int], ...] = ()
+    winner: int | None = None
+    forfeit: int | None = None
+    void: bool = False
+
+
+def _names(ids: Any) -> list[str]:
+    return [CARD_NAME[i] for i in sorted(ids)]
+
+
+class DouDizhu:
+    """The `ddz` game object (engine/base.py `Game`)."""
+
+    id = "ddz"
+    seats = (3,)
+    sim_players = 3
+    Rules: type[GameRules] = DDZRules
+    presets: Mapping[str, Mapping[str, Any]] = {"standard": {}}
+    laizi_game = False
+
+    # ---------------------------------------------------------------- setup
+
+    def parse_rules(self, raw: Mapping[str, Any]) -> GameRules:
+        return _parse_rules(self.Rules, self.presets, raw)
+
+    def move_rules(self, rules: Any) -> MoveRules:
+        return ddz_move_rules(rules.kicker_rocket, rules.four_two_solo_pair)
+
+    def start(self, started: MatchStarted, dealt: Dealt, rules: Any) -> DDZState:
+        """DDZ-R2: three hands of 17, 3 bottom cards, together the 54-card deck once."""
+        if len(dealt.hands) != 3:
+            raise Illegal("bad_deal", f"DDZ-R2 Dou Dizhu deals 3 hands, got {len(dealt.hands)}")
+        for s, h in enumerate(dealt.hands):
+            if len(h) != 17:
+                raise Illegal("bad_deal", f"DDZ-R2 seat {s} was dealt {len(h)} cards, not 17")
+        bottom = dealt.bottom or []
+        if len(bottom) != 3:
+            raise Illegal("bad_deal", f"DDZ-R2 the bottom must be 3 cards, got {len(bottom)}")
+        every = [c for h in dealt.hands for c in h] + list(bottom)
+        ids = [CARD_ID[c] for c in every]
+        if len(set(ids)) != 54:
+            seen: set[str] = set()
+            dup = next((c for c in every if c in seen or seen.add(c)), "?")  # type: ignore[func-returns-value]
+            raise Illegal("bad_deal", f"DDZ-R2 the deal is not the 54-card deck: {dup} appears twice")
+        if dealt.wall is not None or dealt.stacks is not None:
+            raise Illegal("bad_deal", "DDZ-R2 a Dou Dizhu deal has only hands and bottom")
+        if not 0 <= started.dealer <= 2:
+            raise Illegal("bad_deal", f"DDZ-R2 first {started.dealer} is not a seat")
+        return DDZState(
+            game=self.id,
+            rules=rules,
+            base=started.base,
+            first=started.dealer,
+            phase="bid",
+            turn=started.dealer,
+            hands=tuple(frozenset(CARD_ID[c] for c in h) for h in dealt.hands),
+            bottom=tuple(CARD_ID[c] for c in bottom),
+        )
+
+    # ---------------------------------------------------------------- reducer
+
+    def apply(self, state: DDZState, event: AnyEvent) -> DDZState:
+        if state.phase == "end":
+            raise Illegal("after_end", f"DDZ-R22 {event.type} after the match ended")
+        if isinstance(event, Forfeit):
+            return replace(state, phase="end", turn=None, forfeit=event.seat)
+        if isinstance(event, Play):
+            return self._play(state, event)
+        if isinstance(event, Pass):
+            return self._pass(state, event)
+        if isinstance(event, Bid):
+            return self._bid(state, event)
+        if isinstance(event, Rob):
+            return self._rob(state, event)
+        if isinstance(event, Laizi):
+            return self._laizi(state, event)
+        raise Illegal("wrong_phase", f"DDZ-R1 a {event.type} event is not part of Dou Dizhu ({state.phase} phase)")
+
+    def _turn(self, state: DDZState, seat: int, what: str, rule: str = "DDZ-R3") -> None:
+        if seat != state.turn:
+            raise Illegal("not_your_turn", f"{rule} seat {seat} cannot {what}: it is seat {state.turn}'s turn")
+
+    # --- bidding
+
+    def _bid(self, state: DDZState, ev: Bid) -> DDZState:
+        if state.phase != "bid":
+            raise Illegal("wrong_phase", f"DDZ-R1 bid during the {state.phase} phase: bidding is over")
+        self._turn(state, ev.seat, "bid", "DDZ-R4")
+        if ev.value not in (0, 1):
+            raise Illegal("illegal_move", f"DDZ-R4 bid value {ev.value}: ddz bids are 0 (不叫) or 1 (叫地主) (DDZ-R11)")
+        bids = list(state.bids)
+        bids[ev.seat] = ev.value
+        st = replace(state, bids=tuple(bids))
+        if ev.value == 1:
+            if not state.rules.rob:
+                return self._fix_landlord(st, ev.seat, 1)
+            robbers = []
+            s = (ev.seat + 1) % 3
+            while s != state.first:
+                robbers.append(s)
+                s = (s + 1) % 3
+            if not robbers:
+                return self._fix_landlord(st, ev.seat, 1)
+            return replace(st, phase="rob", caller=ev.seat, rob_queue=tuple(robbers), turn=robbers[0])
+        nxt = (ev.seat + 1) % 3
+        if nxt == state.first:  # DDZ-R6 all three declined
+            if state.rules.all_pass == "redeal":
+                return replace(st, phase="end", turn=None, void=True)
+            return self._fix_landlord(st, state.first, 1)
+        return replace(st, turn=nxt)
+
+    def _rob(self, state: DDZState, ev: Rob) -> DDZState:
+        if state.phase != "rob":
+            why = "rob is off" if not getattr(state.rules, "rob", False) else f"no rob round now ({state.phase})"
+            rule = "DDZ-R11" if self.laizi_game else "DDZ-R7"
+            raise Illegal("wrong_phase", f"{rule} rob event rejected: {why}")
+        self._turn(state, ev.seat, "rob", "DDZ-R7")
+        robs = (*state.robs, (ev.seat, ev.value))
+        queue = state.rob_queue[1:]
+        caller = state.caller
+        assert caller is not None
+        if not queue and ev.seat != caller and any(v for _, v in robs):
+            queue = (caller,)
+        if queue:
+            return replace(state, robs=robs, rob_queue=queue, turn=queue[0])
+        k = sum(1 for _, v in robs if v)
+        landlord = next((s for s, v in reversed(robs) if v), caller)
+        return self._fix_landlord(replace(state, robs=robs, rob_queue=()), landlord, 2**k)
+
+    def _fix_landlord(self, state: DDZState, landlord: int, factor: int) -> DDZState:
+        """DDZ-R12: the bottom joins the landlord's hand; the landlord leads (DDZ-R14)."""
+        hands = list(state.hands)
+        hands[landlord] = hands[landlord] | frozenset(state.bottom)
+        if self.laizi_game:
+            return replace(state, hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="laizi", turn=None)
+        return replace(state, hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="play", turn=landlord)
+
+    def _laizi(self, state: DDZState, ev: Laizi) -> DDZState:
+        raise Illegal("wrong_phase", "DDZ-R13 a laizi event is not part of ddz (classic has no wild card)")
+
+    # --- play
+
+    def _declared(self, state: DDZState, ev: Play, ids: list[int]) -> tuple[Move | None, str]:
+        """The move of a play as declared (classic: no `as`)."""
+        if ev.as_:
+            raise Illegal("illegal_move", f"DDZ-R23 `as` {ev.as_} in ddz: classic plays have no declarations")
+        counts = counts_of(ids)
+        return classify(counts, self.move_rules(state.rules)), counts_str(counts)
+
+    def _play(self, state: DDZState, ev: Play) -> DDZState:
+        if state.phase != "play":
+            extra = " (before the laizi event, DDZ-R13)" if state.phase == "laizi" else ""
+            raise Illegal("wrong_phase", f"DDZ-R1 play during the {state.phase} phase{extra}")
+        self._turn(state, ev.seat, "play")
+        ids = [CARD_ID[c] for c in ev.cards]
+        if len(set(ids)) != len(ids):
+            raise Illegal("illegal_move", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
+        hand = state.hands[ev.seat]
+        missing = [CARD_NAME[i] for i in ids if i not in hand]
+        if missing:
+            raise Illegal("not_in_hand", f"DDZ-R15 seat {ev.seat} does not hold {' '.join(missing)}")
+        mv, shown = self._declared(state, ev, ids)
+        if mv is None:
+            raise Illegal("illegal_move", f"DDZ-R16 {shown} is not a move of section 4 (K1–K6)")
+        if state.top is not None and not beats(mv, state.top):
+            rule = "DDZ-C2" if state.top.level else ("DDZ-C2" if mv.level else "DDZ-C3")
+            raise Illegal(
+                "does_not_beat",
+                f"{rule} {move_str(mv)} cannot beat {move_str(state.top)} (seat {state.top_seat})",
+            )
+        hands = list(state.hands)
+        hands[ev.seat] = hand - frozenset(ids)
+        plays = list(state.plays)
+        plays[ev.seat] += 1
+        bombs = state.bombs
+        if mv.level:
+            bombs = (*bombs, (ev.seat, mv.type, mv.key))
+        empty = not hands[ev.seat]
+        return replace(
+            state,
+            hands=tuple(hands),
+            plays=tuple(plays),
+            bombs=bombs,
+            top=mv,
+            top_seat=ev.seat,
+            passes=0,
+            last_play=(ev.seat, tuple(ids), tuple(ev.as_ or ()), mv.type),
+            phase="end" if empty else "play",
+            turn=None if empty else (ev.seat + 1) % 3,
+            winner=ev.seat if empty else None,
+        )
+
+    def _pass(self, state: DDZState, ev: Pass) -> DDZState:
+        if state.phase != "play":
+            raise Illegal("wrong_phase", f"DDZ-R1 pass during the {state.phase} phase")
+        self._turn(state, ev.seat, "pass")
+        if state.top is None:
+            raise Illegal("must_play", f"DDZ-R17 seat {ev.seat} leads the trick and cannot pass")
+        if state.passes == 1:  # DDZ-R20: two passes end the trick
+            return replace(state, top=None, passes=0, turn=state.top_seat)
+        return replace(state, passes=1, turn=(ev.seat + 1) % 3)
+
+    # ---------------------------------------------------------------- end and settlement
+
+    def is_finished(self, state: DDZState) -> bool:
+        return state.phase == "end"
+
+    def bomb_factor_of(self, rules: Any, kind: str) -> int:
+        return int(rules.bomb_factor)
+
+    def settle(self, state: DDZState) -> Settlement:
+        """S1–S9, itemised: one transfer per paying seat."""
+        b = state.base
+        rules = state.rules
+        if state.void:
+            return Settlement.from_items(3, [], [])
+        L = state.landlord
+        if state.forfeit is not None and (L is None or (self.laizi_game and state.laizi is None)):
+            f = state.forfeit
+            items = [item("forfeit", s, f, b, base=b, stage="before_landlord") for s in range(3) if s != f]
+            return Settlement.from_items(3, items, [s for s in range(3) if s != f])
+        assert L is not None
+        bombs = []
+        bm = 1
+        for seat, kind, key in state.bombs:
+            fac = self.bomb_factor_of(rules, kind)
+            bm *= fac
+            bombs.append({"seat": seat, "type": kind, "rank": RANK_NAMES[key] if kind != "rocket" else "", "factor": fac})
+        farmers = [s for s in range(3) if s != L]
+        sp, sp_kind = 1, None
+        if state.forfeit is None and rules.spring:
+            if state.winner == L and all(state.plays[f] == 0 for f in farmers):
+                sp, sp_kind = 2, "spring"
+            elif state.winner != L and state.plays[L] == 1:
+                sp, sp_kind = 2, "anti_spring"
+        m = state.bid_factor * bm * sp
+        if rules.max_multiplier > 0:
+            m = min(m, rules.max_multiplier)
+        u = b * m
+        detail = {
+            "base": b, "unit": u, "bid_factor": state.bid_factor, "bomb_factor": bm, "bombs": bombs,
+            "spring": sp, "spring_kind": sp_kind, "multiplier": m,
+        }  # fmt: skip
+        if state.forfeit is None:
+            if state.winner == L:
+                items = [item("landlord_win", L, f, u, **detail) for f in farmers]
+                return Settlement.from_items(3, items, [L])
+            items = [item("farmer_win", f, L, u, **detail) for f in farmers]
+            return Settlement.from_items(3, items, farmers)
+        f = state.forfeit
+        if f == L:
+            items = [item("forfeit", s, L, u, **detail) for s in farmers]
+        elif rules.forfeit_mode == "forfeiter_pays":
+            items = [item("forfeit", L, f, 2 * u, **detail)]
+        else:
+            items = [item("forfeit", L, s, u, **detail) for s in farmers]
+        s = Settlement.from_items(3, items, [])
+        return Settlement(s.deltas, tuple(i for i, d in enumerate(s.deltas) if d > 0), s.items)
+
+    # ---------------------------------------------------------------- actions and view
+
+    def hand_counts(self, state: DDZState, seat: int) -> tuple[tuple[int, ...], int]:
+        """(non-laizi rank counts, number of laizi cards) of a seat's hand."""
+        lr = state.laizi
+        c = [0] * N_RANKS
+        m = 0
+        for x in state.hands[seat]:
+            r = rank_of(x)
+            if r == lr:
+                m += 1
+            else:
+                c[r] += 1
+        return tuple(c), m
+
+    def moves_for(self, state: DDZState, seat: int, top: Move | None) -> list[Reading]:
+        """Every playable move of a seat (one card choice each), beating `top` when given."""
+        mr = self.move_rules(state.rules)
+        counts, m = self.hand_counts(state, seat)
+        if self.laizi_game:
+            return laizi_moves(counts, m, state.laizi if state.laizi is not None else -1, mr, top)
+        return [Reading(mv, ()) for mv in generate(counts, mr, top)]
+
+    def cards_for(self, state: DDZState, seat: int, rd: Reading) -> list[str]:
+        """Canonical cards of a reading: lowest ids of each rank, laizi cards for the `as` entries."""
+        lr = state.laizi
+        by_rank: dict[int, list[int]] = {}
+        lz: list[int] = []
+        for x in sorted(state.hands[seat]):
+            r = rank_of(x)
+            (lz if r == lr else by_rank.setdefault(r, [])).append(x)
+        need = list(rd.move.counts)
+        for r in rd.as_:
+            need[r] -= 1
+        out: list[int] = []
+        for r, k in enumerate(need):
+            if k:
+                out.extend(by_rank[r][:k])
+        out.extend(lz[: len(rd.as_)])
+        return [CARD_NAME[i] for i in out]
+
+    def play_payload(self, state: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "play", "seat": seat, "cards": self.cards_for(state, seat, rd)}
+        if rd.as_:
+            d["as"] = rd.as_names()
+        return d
+
+    def bid_values(self, state: DDZState) -> list[int]:
+        return [0, 1]
+
+    def legal_actions(self, state: DDZState) -> list[dict[str, Any]]:
+        if state.phase == "end":
+            return []
+        if state.phase == "bid":
+            return [{"type": "bid", "seat": state.turn, "value": v} for v in self.bid_values(state)]
+        if state.phase == "rob":
+            return [{"type": "rob", "seat": state.turn, "value": v} for v in (False, True)]
+        if state.phase == "laizi":
+            return [{"type": "laizi", "rank": r} for r in RANK_NAMES[:13]]
+        seat = state.turn
+        assert seat is not None
+        out = [self.play_payload(state, seat, rd) for rd in self.moves_for(state, seat, state.top)]
+        if state.top is not None:
+            out.append({"type": "pass", "seat": seat})
+        return out
+
+    def view(self, state: DDZState) -> dict[str, Any]:
+        lp = state.last_play
+        top = state.top
+        bm = 1
+        for _, kind, _ in state.bombs:
+            bm *= self.bomb_factor_of(state.rules, kind)
+        return {
+            "phase": state.phase,
+            "turn": state.turn,
+            "hands": [_names(h) for h in state.hands],
+            "landlord": state.landlord,
+            "first": state.first,
+            "bottom": _names(state.bottom) if state.landlord is not None else None,
+            "bids": list(state.bids),
+            "robs": [[s, v] for s, v in state.robs],
+            "laizi": RANK_NAMES[state.laizi] if state.laizi is not None else None,
+            "trick": None if top is None else {"seat": state.top_seat, "type": top.type, "cards": counts_str(top.counts)},
+            "last_play": None if lp is None else {"seat": lp[0], "cards": [CARD_NAME[i] for i in lp[1]], "as": list(lp[2]), "type": lp[3]},
+            "plays": list(state.plays),
+            "bombs": [{"seat": s, "type": k, "rank": RANK_NAMES[r] if k != "rocket" else ""} for s, k, r in state.bombs],
+            "multiplier": state.bid_factor * bm,
+            "winner": state.winner,
+            "forfeit": state.forfeit,
+            "void": state.void,
+        }
+
+    # ---------------------------------------------------------------- simulator and calculator
+
+    def deal(self, rules: Any, n_players: int, rng: random.Random) -> dict[str, Any]:
+        """A seeded shuffle of the sorted 54-card deck: 17 cards each, 3 bottom cards."""
+        deck = sorted(range(54))
+        rng.shuffle(deck)
+        hands = [[CARD_NAME[i] for i in sorted(deck[17 * s : 17 * s + 17])] for s in range(3)]
+        return {"hands": hands, "bottom": [CARD_NAME[i] for i in sorted(deck[51:])]}
+
+    def bot_action(self, state: DDZState, rng: random.Random) -> dict[str, Any]:
+        return _bot.ddz_bot_action(self, state, rng)
+
+    def hand(self, query: dict[str, Any]) -> dict[str, Any]:
+        """`paiju hand ddz CARDS`: the move type of a set of cards (spec/cli.md)."""
+        rules = self.parse_rules(query.get("rules") or {})
+        ids = _parse_card_query(query)
+        if query.get("laizi") not in (None, ""):
+            raise ValueError("ddz has no laizi; use ddz_laizi")
+        mv = classify(counts_of(ids), self.move_rules(rules))
+        if mv is None:
+            return {"valid": False, "reason": f"DDZ-R16 {counts_str(counts_of(ids))} is not a move of section 4 (K1–K6)"}
+        return _move_json(mv)
+
+
+def _parse_card_query(query: dict[str, Any]) -> list[int]:
+    from events.notation import parse_cards
+
+    raw = query.get("cards")
+    if isinstance(raw, list):
+        raw = " ".join(raw)
+    if not isinstance(raw, str) or not raw.strip():
+        raise ValueError("cards: give the cards, e.g. '3s 3h 3d 4c'")
+    names = parse_cards(raw)
+    if len(set(names)) != len(names):
+        raise ValueError(f"a card appears twice in {raw!r}")
+    return [CARD_ID[c] for c in names]
+
+
+def _move_json(mv: Move) -> dict[str, Any]:
+    return {"valid": True, "type": mv.type, "rank": RANK_NAMES[mv.key], "length": mv.length}
+
+
+def readings_json(ids: list[int], laizi_rank: str, rules_mr: MoveRules) -> dict[str, Any]:
+    """`paiju hand ddz_laizi CARDS --laizi R`: every legal reading with its `as`."""
+    if laizi_rank not in RANK_INDEX or RANK_INDEX[laizi_rank] > 12:
+        raise ValueError(f"laizi {laizi_rank!r}: the laizi rank is one of 3..A, 2 (DDZ-R13)")
+    lr = RANK_INDEX[laizi_rank]
+    plain = [0] * N_RANKS
+    m = 0
+    for x in ids:
+        r = rank_of(x)
+        if r == lr:
+            m += 1
+        else:
+            plain[r] += 1
+    rds = readings(tuple(plain), m, lr, rules_mr)
+    out = []
+    for rd in rds:
+        d = _move_json(rd.move)
+        d["as"] = rd.as_names()
+        out.append(d)
+    res: dict[str, Any] = {"valid": bool(out), "readings": out}
+    if not out:
+        res["reason"] = f"DDZ-R16 no declaration makes {counts_str(tuple(plain))} + {m} laizi a move of section 4"
+    return res
+
+
+def judge_declared(N: tuple[int, ...], S: list[int], lr: int, mr: MoveRules) -> Move | None:
+    return judge(N, S, lr, mr)
+
+
+DDZ = DouDizhu()

@@ -1,0 +1,128 @@
+"""Wild-card Dou Dizhu (`ddz_laizi`), doudizhu.md §3.4–3.7, §4.3, §4.6; the reducer of ddz.py plus
+point bidding (DDZ-R9/R10), the system `laizi` event (DDZ-R13) and `as` declarations checked
+exactly as declared (DDZ-R23..R29, via engine/climbing/laizi.py; never re-interpreted).
+
+Choices where the rule file is silent:
+- A `rob` event is `wrong_phase` (DDZ-R11); bid values outside 0..3 and non-zero bids not above
+  every earlier bid are `illegal_move` (DDZ-R9).
+- A `play` with laizi whose `as` has the wrong length, names a joker or a non-rank, or breaks the
+  pure rule (DDZ-R24) is `illegal_move`; `as` with no laizi in the play must be absent or empty.
+- A `forfeit` before the `laizi` event is settled as "before the landlord is fixed" (S8).
+- Bombs are recorded with their class (`soft_bomb`, `hard_bomb`, `pure_laizi_bomb`, `rocket`);
+  S2 multiplies `bomb_factor` per soft bomb and `hard_bomb_factor` per other bomb and the rocket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from engine.base import GameRules
+from engine.cards import RANK_INDEX, rank_of
+from engine.climbing.ddz import DDZState, DouDizhu, _parse_card_query, readings_json
+from engine.climbing.laizi import judge
+from engine.climbing.moves import N_RANKS, Move, counts_str
+from engine.errors import Illegal
+from events.models import Bid, Laizi, Play
+
+
+class DDZLaiziRules(GameRules):
+    """`ddz_laizi` options, doudizhu.md §6."""
+
+    bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(2, description="S2: factor per soft bomb played")
+    hard_bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(
+        2, description="S2: factor per hard bomb, the pure laizi bomb and the rocket (common variant 4)"
+    )
+    spring: bool = Field(True, description="S3: spring / anti-spring doubles the unit")
+    max_multiplier: Annotated[int, Field(ge=0)] = Field(0, description="S4: cap on the multiplier M (0 = no cap)")
+    kicker_rocket: bool = Field(False, description="K2: allow BJ+RJ together as kickers (not a rocket then)")
+    four_two_solo_pair: bool = Field(True, description="K3: the two four_two_solo kickers may be a pair (4444+55)")
+    forfeit_mode: Literal["forfeiter_pays", "side_loses"] = Field(
+        "forfeiter_pays", description="S8: a farmer forfeits: it pays 2U alone, or both farmers pay U"
+    )
+
+
+class DouDizhuLaizi(DouDizhu):
+    """The `ddz_laizi` game object."""
+
+    id = "ddz_laizi"
+    Rules: type[GameRules] = DDZLaiziRules
+    presets = {"standard": {}}
+    laizi_game = True
+
+    def _bid(self, state: DDZState, ev: Bid) -> DDZState:
+        """DDZ-R9/R10: point bids 0..3, strictly rising; 3 or three bids end the bidding."""
+        if state.phase != "bid":
+            raise Illegal("wrong_phase", f"DDZ-R1 bid during the {state.phase} phase: bidding is over")
+        self._turn(state, ev.seat, "bid", "DDZ-R9")
+        if ev.value not in (0, 1, 2, 3):
+            raise Illegal("illegal_move", f"DDZ-R9 bid value {ev.value}: ddz_laizi bids are 0 (不叫), 1, 2 or 3")
+        if ev.value and ev.value <= state.high_bid:
+            raise Illegal("illegal_move", f"DDZ-R9 bid {ev.value} is not higher than the earlier bid {state.high_bid}")
+        bids = list(state.bids)
+        bids[ev.seat] = ev.value
+        st = replace(state, bids=tuple(bids), high_bid=max(state.high_bid, ev.value))
+        if ev.value == 3:
+            return self._fix_landlord(st, ev.seat, 3)
+        nxt = (ev.seat + 1) % 3
+        if nxt == state.first:
+            if st.high_bid == 0:
+                return self._fix_landlord(st, state.first, 1)
+            winner = next(s for s in range(3) if bids[s] == st.high_bid)
+            return self._fix_landlord(st, winner, st.high_bid)
+        return replace(st, turn=nxt)
+
+    def bid_values(self, state: DDZState) -> list[int]:
+        return [0] + [v for v in (1, 2, 3) if v > state.high_bid]
+
+    def _laizi(self, state: DDZState, ev: Laizi) -> DDZState:
+        """DDZ-R13: one laizi event after the landlord is fixed, before the first play."""
+        if state.phase != "laizi":
+            when = "a second laizi event" if state.laizi is not None else f"laizi during the {state.phase} phase"
+            raise Illegal("wrong_phase", f"DDZ-R13 {when}: it comes once, after the landlord is fixed")
+        r = RANK_INDEX[ev.rank]
+        if r > 12:
+            raise Illegal("illegal_move", f"DDZ-R13 laizi rank {ev.rank}: a joker is never the laizi (3..A, 2)")
+        return replace(state, laizi=r, phase="play", turn=state.landlord)
+
+    def _declared(self, state: DDZState, ev: Play, ids: list[int]) -> tuple[Move | None, str]:
+        """DDZ-R23..R29: the move of exactly the declared reading."""
+        lr = state.laizi
+        assert lr is not None
+        plain = [0] * N_RANKS
+        m = 0
+        for x in ids:
+            r = rank_of(x)
+            if r == lr:
+                m += 1
+            else:
+                plain[r] += 1
+        decl = list(ev.as_ or ())
+        shown = counts_str(tuple(plain)) + (f" + {m} laizi as {decl}" if m else "")
+        if len(decl) != m:
+            raise Illegal("illegal_move", f"DDZ-R23 {' '.join(ev.cards)} has {m} laizi but `as` has {len(decl)} entries")
+        S = []
+        for a in decl:
+            if a not in RANK_INDEX or RANK_INDEX[a] > 12:
+                raise Illegal("illegal_move", f"DDZ-R23 `as` entry {a!r}: a laizi stands for a rank 3..A, 2, never a joker (DDZ-R28)")
+            S.append(RANK_INDEX[a])
+        if m and not sum(plain) and any(r != lr for r in S):
+            raise Illegal("illegal_move", f"DDZ-R24 a play of laizi only stands for the laizi rank itself, not {decl}")
+        return judge(tuple(plain), S, lr, self.move_rules(state.rules)), shown
+
+    def bomb_factor_of(self, rules: Any, kind: str) -> int:
+        return int(rules.bomb_factor if kind == "soft_bomb" else rules.hard_bomb_factor)
+
+    def hand(self, query: dict[str, Any]) -> dict[str, Any]:
+        """`paiju hand ddz_laizi CARDS [--laizi R]`: without laizi as ddz, with it every reading."""
+        rules = self.parse_rules(query.get("rules") or {})
+        lz = query.get("laizi")
+        if lz in (None, ""):
+            return DouDizhu.hand(self, query)
+        ids = _parse_card_query(query)
+        return readings_json(ids, str(lz), self.move_rules(rules))
+
+
+DDZ_LAIZI = DouDizhuLaizi()

@@ -1,0 +1,197 @@
+"""Laizi (wild card) readings for `ddz_laizi`, doudizhu.md §3.7, §4.3, §4.6.
+
+A play is split into N = the count vector of its non-laizi cards and m = its number of laizi cards.
+A declaration `as` is a multiset S of m ranks from 3..2 (DDZ-R23, never a joker); the effective
+counts are E = N + S (DDZ-R25). The pure rule (DDZ-R24): when N is empty every entry of S is the
+laizi rank. E is classified with the ordinary move engine (`moves.classify`); a four-of-a-rank
+`bomb` is renamed by its class (§4.6): no laizi card → `hard_bomb`, only laizi cards →
+`pure_laizi_bomb`, a mix → `soft_bomb`, with levels 2, 3, 1 so that `moves.beats` orders
+rocket > pure > hard > soft and, within a class, by rank. A four_two_* whose four contains laizi is
+not a bomb (it is not of type `bomb`). More than four cards of one effective rank never classify
+(DDZ-R29).
+
+API (stable):
+- `Reading(move, as_)`: the move and its declaration, `as_` sorted by rank (ints).
+- `judge(N, S, lr, mr)` → the `Move` of one declaration, or None (illegal shape or declaration).
+- `readings(N, m, lr, mr, top=None)` → every legal reading of one exact card set (each `as`
+  multiset once), only those beating `top` when given.
+- `auto_reading(cards, laizi_rank, top=None, mr=None)` → DDZ-R27's `as` (list of rank strings,
+  aligned with the laizi cards of `cards`; `[]` without laizi) or None when no reading is legal.
+  For ingest of logs that lack `as`.
+- `laizi_moves(N, m, lr, mr, top=None)` → the moves playable from a hand with m laizi (for bots and
+  `bench/readings.py`): each effective move once, using laizi only where the hand lacks a real
+  card (a laizi never replaces a real card the hand holds, which would only waste it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+from engine.cards import CARD_ID, RANK_INDEX, RANK_NAMES, rank_of
+from engine.climbing.moves import (
+    LEVEL_BOMB,
+    LEVEL_PURE,
+    LEVEL_SOFT,
+    N_RANKS,
+    Counts,
+    Move,
+    MoveRules,
+    beats,
+    classify,
+    ddz_move_rules,
+    generate,
+)
+
+BOMB_CLASS = {LEVEL_SOFT: "soft_bomb", LEVEL_BOMB: "hard_bomb", LEVEL_PURE: "pure_laizi_bomb"}
+R27_TYPE_ORDER = (
+    "plane_pair", "plane_solo", "plane", "pair_straight", "straight", "four_two_pair",
+    "four_two_solo", "trio_pair", "trio_solo", "trio", "pair", "solo",
+)  # fmt: skip
+_TYPE_RANK = {t: i for i, t in enumerate(R27_TYPE_ORDER)}
+_BOMB_GEN_TOP = Move("soft_bomb", 1, -1, LEVEL_SOFT, (0,) * N_RANKS)
+
+
+class Reading(NamedTuple):
+    """A legal reading of a laizi play: the move and its `as` multiset (rank ints, ascending)."""
+
+    move: Move
+    as_: tuple[int, ...]
+
+    def as_names(self) -> list[str]:
+        return [RANK_NAMES[r] for r in self.as_]
+
+
+def _relabel(mv: Move, n_plain: int, m: int) -> Move:
+    """Give a four-of-a-rank bomb its laizi class (§4.6)."""
+    if mv.type != "bomb":
+        return mv
+    if m == 0:
+        return mv._replace(type="hard_bomb", level=LEVEL_BOMB)
+    if n_plain == 0:
+        return mv._replace(type="pure_laizi_bomb", level=LEVEL_PURE)
+    return mv._replace(type="soft_bomb", level=LEVEL_SOFT)
+
+
+def judge(N: Counts, S: Sequence[int], lr: int, mr: MoveRules) -> Move | None:
+    """The move of the play (non-laizi counts N) declared as S, or None (DDZ-R23..R29)."""
+    n_plain = sum(N)
+    for r in S:
+        if not 0 <= r <= 12:
+            return None
+        if n_plain == 0 and r != lr:
+            return None
+    E = list(N)
+    for r in S:
+        E[r] += 1
+    mv = classify(tuple(E), mr)
+    if mv is None:
+        return None
+    return _relabel(mv, n_plain, len(S))
+
+
+def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
+    """Every legal reading of one exact card set (non-laizi counts N plus m laizi cards)."""
+    out: list[Reading] = []
+    n_plain = sum(N)
+    if m == 0:
+        mv = classify(N, mr)
+        if mv is not None:
+            mv = _relabel(mv, n_plain, 0)
+            if top is None or beats(mv, top):
+                out.append(Reading(mv, ()))
+        return out
+    choices: Sequence[tuple[int, ...]]
+    if n_plain == 0:
+        choices = [(lr,) * m]
+    else:
+        room = [r for r in range(13) if N[r] < 4]
+        choices = combinations_with_replacement(room, m)  # type: ignore[assignment]
+    E = list(N)
+    for S in choices:
+        for r in S:
+            E[r] += 1
+        if max(E) <= 4:
+            mv = classify(tuple(E), mr)
+            if mv is not None:
+                mv = _relabel(mv, n_plain, m)
+                if top is None or beats(mv, top):
+                    out.append(Reading(mv, S))
+        for r in S:
+            E[r] -= 1
+    return out
+
+
+def r27_key(rd: Reading, lr: int) -> tuple:
+    """Sort key, smallest = DDZ-R27's choice."""
+    mv = rd.move
+    if mv.level:
+        pref: tuple = (-mv.level, 0, -mv.key)
+    else:
+        pref = (0, _TYPE_RANK.get(mv.type, 99), -mv.key)
+    return (*pref, -sum(1 for r in rd.as_ if r == lr), rd.as_)
+
+
+def best_reading(rds: Sequence[Reading], lr: int) -> Reading | None:
+    return min(rds, key=lambda rd: r27_key(rd, lr)) if rds else None
+
+
+def auto_reading(
+    cards: Sequence[str], laizi_rank: str, top: Move | None = None, mr: MoveRules | None = None
+) -> list[str] | None:
+    """DDZ-R27: the `as` an importer fills in for a play logged without it, or None if no reading is legal.
+
+    `cards`: the play's card strings; `laizi_rank`: e.g. "7"; `top`: the move to beat when following
+    (e.g. `state.top` of the `ddz_laizi` state), None when leading; `mr`: the move rules (defaults).
+    """
+    lr = RANK_INDEX[laizi_rank]
+    mr = mr or ddz_move_rules()
+    ids = [CARD_ID[c] for c in cards]
+    plain = [0] * N_RANKS
+    m = 0
+    for x in ids:
+        r = rank_of(x)
+        if r == lr:
+            m += 1
+        else:
+            plain[r] += 1
+    best = best_reading(readings(tuple(plain), m, lr, mr, top), lr)
+    if best is None:
+        return None
+    return best.as_names()
+
+
+def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
+    """Moves playable from a hand (non-laizi counts N, m laizi), each with its `as`."""
+    if m == 0:
+        out = []
+        for mv in generate(N, mr, _BOMB_GEN_TOP if top is not None and top.level else top):
+            mv = _relabel(mv, 1, 0)
+            if top is None or beats(mv, top):
+                out.append(Reading(mv, ()))
+        return out
+    V = list(N)
+    for r in range(13):
+        V[r] = min(4, N[r] + m)
+    gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
+    out = []
+    for mv in generate(tuple(V), mr, gen_top):
+        E = mv.counts
+        S: list[int] = []
+        n_plain = 0
+        for r in range(N_RANKS):
+            e = E[r]
+            if e > N[r]:
+                S.extend([r] * (e - N[r]))
+                n_plain += N[r]
+            else:
+                n_plain += e
+        if len(S) > m:
+            continue
+        if n_plain == 0 and any(r != lr for r in S):
+            continue
+        mv2 = _relabel(mv, n_plain, len(S))
+        if top is None or beats(mv2, top):
+            out.append(Reading(mv2, tuple(S)))
+    return out
