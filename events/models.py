@@ -43,6 +43,10 @@ class _Event(BaseModel):
     ts: str | None = None
     hash: HexHash | None = None
 
+    def model_post_init(self, context: Any, /) -> None:
+        # `type` is part of every event as written, even when a model was built without naming it
+        self.__pydantic_fields_set__.add("type")
+
     def canonical_dict(self) -> dict[str, Any]:
         """The event's fields as written (absent optional fields stay absent), without `hash`."""
         return self.model_dump(by_alias=True, exclude_unset=True, exclude={"hash"})
