@@ -1,60 +1,71 @@
-"""Pao De Kuai's move types (rules/paodekuai.md section 4) on rank-count tuples.
+"""Pao De Kuai's moves (rules/paodekuai.md section 4) on the shared climbing move engine.
 
-A play is a 13-slot tuple of counts (rank 0..12 = `3..2`). A reading is `(type, N, key)`; its
-signature is `(type, N)`. Every look-up is cached on the count tuple (`functools.cache`), built
-lazily. The move table (which N each type allows, how many kicker cards it carries) is data:
-`SHAPES`.
+A thin adapter over `engine.climbing.moves`: Pao De Kuai's vocabulary is one `MoveRules` value
+(`pdk_move_rules`), so the classifier, the comparator and the generator are the shared ones. What
+Pao De Kuai adds on top is here:
+- a reading as the triple `(type, N, key)` (its signature is `(type, N)`);
+- B2: a follow is recorded with the highest key among its readings of the top's signature;
+- the `short_trio_last` option (a hand-emptying trio / winged plane with fewer kickers, B3);
+- `pick_cards`: the concrete cards of a count vector (lowest card ids first, so `3s` first).
+Look-ups are cached on the count vectors (`functools.cache`).
 
-This is the Pao De Kuai adapter to the shared climbing-game vocabulary: the type ids `solo`,
-`pair`, `trio`, `straight`, `pair_straight`, `plane`, `bomb` mean the same as in Dou Dizhu; the
-kicker types differ (any kicker cards, the 4th card of a main rank allowed, 4+1 read as `trio_two`),
-so they are classified here.
+The vocabulary as data (section 4.1): kickers are any cards (`kick_disjoint=False`, so the 4th card
+of a main rank may be a kicker: 4+1 reads as `trio_two`, `33334444` as `plane_n_wings`), except for
+`trio_one` whose kicker must be another rank (3 + its 4th card is the bomb); bombs are 3..K only;
+no rocket.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import cache
+
+from engine.climbing import moves as M
 
 Reading = tuple[str, int, int]
 """(type, N, key): N = chain length (1 for non-chains), key = rank index of the comparison rank."""
 
-N_RANKS = 13
-CHAIN_TOP = 11
+N_RANKS = M.N_RANKS
+CHAIN_TOP = M.ACE
 """Highest rank index of a chain (`A`); `2` is never in a chain."""
-BOMB_TOP = 10
-"""Highest bomb rank (`K`): the deck has three A and one 2."""
-
-# type → (cards per chain unit of the main part, kicker cards per unit, allowed N)
-SHAPES: dict[str, tuple[int, int, tuple[int, ...]]] = {
-    "straight": (1, 0, tuple(range(5, 13))),
-    "pair_straight": (2, 0, tuple(range(2, 9))),
-    "plane": (3, 0, tuple(range(2, 6))),
-    "plane_n_wings": (3, 1, (2, 3, 4)),
-    "plane_2n_wings": (3, 2, (2, 3)),
-}
-# type → (main count, kicker cards) for the one-rank shapes
-SINGLE: dict[str, tuple[int, int]] = {
-    "solo": (1, 0),
-    "pair": (2, 0),
-    "trio": (3, 0),
-    "trio_one": (3, 1),
-    "trio_two": (3, 2),
-    "four_two": (4, 2),
-    "four_three": (4, 3),
-    "bomb": (4, 0),
-}
+BOMB_RANKS = tuple(range(11))
+"""Bomb ranks 3..K: the deck has three A and one 2."""
 PLANE_FAMILY = frozenset({"plane", "plane_n_wings", "plane_2n_wings"})
-KICKER_TYPES = {"trio_one": 1, "trio_two": 2}
-"""Trio types whose kickers `short_trio_last` may shorten (the winged planes: N and 2N)."""
+KICKERS_PER_UNIT = {"trio_one": 1, "trio_two": 2, "plane_n_wings": 1, "plane_2n_wings": 2}
+"""The kicker types `short_trio_last` may shorten: kicker cards per trio of the main part."""
+
+
+@cache
+def pdk_move_rules() -> M.MoveRules:
+    """Section 4.1 as data: the type table of rules/paodekuai.md in the shared engine's terms."""
+    chain = M.CHAIN
+    return M.MoveRules(
+        types=(
+            M.TypeSpec("solo", 1),
+            M.TypeSpec("pair", 2),
+            M.TypeSpec("trio", 3),
+            M.TypeSpec("trio_one", 3, kick=1, kick_cap=1),
+            M.TypeSpec("trio_two", 3, kick=2, kick_disjoint=False),
+            M.TypeSpec("straight", 1, 5, 12, chain),
+            M.TypeSpec("pair_straight", 2, 2, 8, chain),
+            M.TypeSpec("plane", 3, 2, 5, chain),
+            M.TypeSpec("plane_n_wings", 3, 2, 4, chain, kick=1, kick_disjoint=False),
+            M.TypeSpec("plane_2n_wings", 3, 2, 3, chain, kick=2, kick_disjoint=False),
+            M.TypeSpec("four_two", 4, kick=2),
+            M.TypeSpec("four_three", 4, kick=3),
+            M.TypeSpec("bomb", 4, ranks=BOMB_RANKS, level=M.LEVEL_BOMB),
+        ),
+        rocket=False,
+    )
 
 
 def counts_of(cards: Iterable[int]) -> tuple[int, ...]:
-    """Rank counts of card ids (rank = id >> 2)."""
-    c = [0] * N_RANKS
-    for x in cards:
-        c[x >> 2] += 1
-    return tuple(c)
+    """Rank count vector of card ids (the shared engine's 15 slots)."""
+    return M.counts_of(cards)
+
+
+def counts_str(counts: tuple[int, ...]) -> str:
+    return M.counts_str(counts)
 
 
 def highest_rank(counts: tuple[int, ...]) -> int:
@@ -66,65 +77,31 @@ def highest_rank(counts: tuple[int, ...]) -> int:
 
 @cache
 def readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
-    """Every reading of a multiset (section 4.1/4.2); empty when it is no move."""
-    total = sum(counts)
-    out: list[Reading] = []
-    # one-rank shapes: fixed by the card counts
-    for kind, (main, kick) in SINGLE.items():
-        if total != main + kick:
-            continue
-        for r in range(N_RANKS):
-            if counts[r] < main:
-                continue
-            if kind == "bomb":
-                if r <= BOMB_TOP:
-                    out.append((kind, 1, r))
-            elif kind == "trio_one":
-                if counts[r] == 3:  # 3 + its own 4th card is the bomb (section 4.1 note)
-                    out.append((kind, 1, r))
-            else:
-                out.append((kind, 1, r))
-    # chains
-    for kind, (unit, kick, ns) in SHAPES.items():
-        per = unit + kick
-        if total % per:
-            continue
-        n = total // per
-        if n not in ns:
-            continue
-        for hi in range(n - 1, CHAIN_TOP + 1):
-            lo = hi - n + 1
-            if all(counts[r] >= unit for r in range(lo, hi + 1)):
-                if kick == 0 and any(counts[r] != (unit if lo <= r <= hi else 0) for r in range(N_RANKS)):
-                    continue
-                out.append((kind, n, hi))
-    return tuple(out)
+    """Every reading of a play (sections 4.1/4.2); empty when it is no move."""
+    return tuple((m.type, m.length, m.key) for m in M.classify_all(counts, pdk_move_rules()))
 
 
 @cache
 def lead_reading(counts: tuple[int, ...]) -> Reading:
     """Section 4.3: the longest trio chain, then the highest key (other plays have one reading)."""
-    rds = readings(counts)
-    if not rds:
-        raise ValueError("no reading")
-    return max(rds, key=lambda r: (r[0] in PLANE_FAMILY, r[1], r[2]))
+    m = M.classify(counts, pdk_move_rules())
+    if m is None:
+        raise ValueError(f"{counts_str(counts)} is no move")
+    return (m.type, m.length, m.key)
 
 
 def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
     """`short_trio_last`: the top type's main part plus fewer kickers than it needs (B3 option)."""
     kind, n, key = top
-    if kind in KICKER_TYPES:
-        need, unit_n = KICKER_TYPES[kind], 1
-    elif kind in ("plane_n_wings", "plane_2n_wings"):
-        need, unit_n = SHAPES[kind][1] * n, n
-    else:
+    per = KICKERS_PER_UNIT.get(kind)
+    if per is None:
         return None
     total = sum(counts)
-    if not 3 * unit_n <= total < 3 * unit_n + need:
+    if not 3 * n <= total < 3 * n + per * n:
         return None
-    top_hi = CHAIN_TOP if unit_n > 1 else N_RANKS - 1
-    for hi in range(top_hi, key, -1):
-        lo = hi - unit_n + 1
+    ranks = M.CHAIN if n > 1 else M.ALL13
+    for hi in range(ranks[-1], key, -1):
+        lo = hi - n + 1
         if lo >= 0 and all(counts[r] >= 3 for r in range(lo, hi + 1)):
             return (kind, n, hi)
     return None
@@ -132,8 +109,8 @@ def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
 
 @cache
 def beat_reading(counts: tuple[int, ...], top: Reading, short_ok: bool = False) -> Reading | None:
-    """B1/B2 (and the `short_trio_last` option when `short_ok`): the reading recorded when the play
-    beats `top`, with the highest key that does; None when it does not beat."""
+    """B1/B2 (and `short_trio_last` when `short_ok`): the reading recorded when the play beats
+    `top`, with the highest key that does; None when it does not beat."""
     rds = readings(counts)
     bomb = next((r for r in rds if r[0] == "bomb"), None)
     if top[0] == "bomb":
@@ -149,91 +126,29 @@ def beat_reading(counts: tuple[int, ...], top: Reading, short_ok: bool = False) 
     return best
 
 
-# ---------------------------------------------------------------------- generation
-
-
-def _sub(counts: tuple[int, ...], part: dict[int, int]) -> tuple[int, ...]:
-    return tuple(c - part.get(r, 0) for r, c in enumerate(counts))
-
-
-def _add(part: dict[int, int], kick: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(part.get(r, 0) + k for r, k in enumerate(kick))
-
-
-@cache
-def multisets(avail: tuple[int, ...], k: int, start: int = 0) -> tuple[tuple[int, ...], ...]:
-    """Every count tuple ≤ `avail` (from rank `start` on) with `k` cards."""
-    if k == 0:
-        return (tuple(0 for _ in avail),)
-    out = []
-    for r in range(start, len(avail)):
-        for take in range(1, min(avail[r], k) + 1):
-            for rest in multisets(avail, k - take, r + 1):
-                t = list(rest)
-                t[r] = take
-                out.append(tuple(t))
-    return tuple(out)
-
-
-def signature_counts(hand: tuple[int, ...], kind: str, n: int, above: int) -> Iterator[tuple[int, ...]]:
-    """Plays of signature (kind, n) from `hand` with a key > `above` (the keyed main part is new
-    for each play; kicker multisets may repeat a play of another key, callers dedupe)."""
-    if kind in SINGLE:
-        main, kick = SINGLE[kind]
-        for r in range(above + 1, N_RANKS):
-            if hand[r] < main or (kind == "bomb" and (r > BOMB_TOP or hand[r] != 4)):
-                continue
-            part = {r: main}
-            rest = _sub(hand, part)
-            if kind == "trio_one":
-                rest = tuple(0 if q == r else c for q, c in enumerate(rest))
-            for kk in multisets(rest, kick):
-                yield _add(part, kk)
-        return
-    unit, kick, ns = SHAPES[kind]
-    if n not in ns:
-        return
-    for hi in range(max(n - 1, above + 1), CHAIN_TOP + 1):
-        lo = hi - n + 1
-        if not all(hand[r] >= unit for r in range(lo, hi + 1)):
-            continue
-        part = {r: unit for r in range(lo, hi + 1)}
-        for kk in multisets(_sub(hand, part), kick * n):
-            yield _add(part, kk)
+def _top_move(top: Reading) -> M.Move:
+    kind, n, key = top
+    return M.Move(kind, n, key, M.LEVEL_BOMB if kind == "bomb" else M.LEVEL_NONE, ())
 
 
 @cache
 def all_counts(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every distinct play (count tuple) that can be made from `hand`, leading."""
-    seen: dict[tuple[int, ...], None] = {}
-    for kind in SINGLE:
-        for c in signature_counts(hand, kind, 1, -1):
-            seen.setdefault(c, None)
-    for kind, (_, _, ns) in SHAPES.items():
-        for n in ns:
-            for c in signature_counts(hand, kind, n, -1):
-                seen.setdefault(c, None)
-    return tuple(seen)
+    """Every distinct play (count vector) that can be made from `hand`, leading."""
+    return tuple(dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules())))
 
 
 @cache
 def beating_counts(hand: tuple[int, ...], top: Reading, short_ok: bool = False) -> tuple[tuple[int, ...], ...]:
     """Every distinct play from `hand` that beats `top` (B1–B3, and the short last play when
-    `short_ok`), non-bombs first, lower keys first."""
-    seen: dict[tuple[int, ...], None] = {}
-    kind, n, key = top
-    if kind != "bomb":
-        for c in signature_counts(hand, kind, n, key):
-            seen.setdefault(c, None)
-        if short_ok and _short_reading(hand, top) is not None and beat_reading(hand, top, True) is not None:
-            seen.setdefault(hand, None)
-    for c in signature_counts(hand, "bomb", 1, key if kind == "bomb" else -1):
-        seen.setdefault(c, None)
-    return tuple(seen)
+    `short_ok`): the top's type first by rising key, then the bombs."""
+    found = dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules(), _top_move(top)))
+    if short_ok and hand not in found and _short_reading(hand, top) is not None:
+        found[hand] = None
+    return tuple(found)
 
 
 def pick_cards(hand: tuple[int, ...], counts: tuple[int, ...]) -> tuple[int, ...]:
-    """The lowest card ids of each rank (so `3s` comes first) for a count tuple; `hand` sorted."""
+    """The lowest card ids of each rank (so `3s` comes first) for a count vector; `hand` sorted."""
     need = list(counts)
     out = []
     for c in hand:
