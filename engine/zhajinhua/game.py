@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
@@ -71,11 +72,11 @@ class Rules(GameRules):
     @model_validator(mode="after")
     def _levels(self) -> Rules:
         b, s = self.blind_levels, self.seen_levels
-        if not b or any(x < 1 for x in b) or any(x >= y for x, y in zip(b, b[1:], strict=False)):
+        if not b or any(x < 1 for x in b) or any(x >= y for x, y in pairwise(b)):
             raise ValueError(f"blind_levels must be increasing integers >= 1, got {b}")
         if len(s) != len(b) or any(x < y for x, y in zip(s, b, strict=True)):
             raise ValueError(f"seen_levels must have {len(b)} values, each >= its blind level, got {s}")
-        if any(x >= y for x, y in zip(s, s[1:], strict=False)):
+        if any(x >= y for x, y in pairwise(s)):
             raise ValueError(f"seen_levels must be increasing, got {s}")
         if self.cap_level > len(b):
             raise ValueError(f"cap_level {self.cap_level} exceeds the {len(b)} levels")
