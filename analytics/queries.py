@@ -1,0 +1,284 @@
+"""Named queries over the lake, each returning a pandas DataFrame.
+
+Every query's SQL is one constant in `SQL` below; values are always BOUND as named parameters
+(`$game`, `$rules_id`, `$limit`, …), never formatted into the text. Every query takes the lake
+(a folder, or a connection from `analytics.lake.open_lake`) and the common filters `game` and
+`rules_id` (None = all). Rates come with 95 % Wilson score intervals (`lo`, `hi`).
+
+Definitions (see ingest.tables): a match counts in win rates only when `finished` and not a draw
+(a draw — 流局, a void redeal — is a finished match with no winner; draws have their own rate);
+`role` is landlord/farmer for Dou Dizhu, else dealer/player; a win for fan statistics is one
+(match, win_no).
+
+Also `match_events(lake, match_id)` (the stored events of one match as contract models, in seq
+order, as received) and `find_matches(lake, text)` (by id, id prefix or player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from events.codec import parse_line
+from events.models import AnyEvent
+
+Z = 1.96
+
+_FILTER = "($game::VARCHAR IS NULL OR game = $game) AND ($rules_id::VARCHAR IS NULL OR rules_id = $rules_id)"
+
+
+def _wilson(k: str, n: str) -> str:
+    """SQL of the rate k/n and its Wilson interval as columns rate, lo, hi (constant text only)."""
+    z2 = Z * Z
+    p = f"({k})::DOUBLE / nullif({n}, 0)"
+    centre = f"(({p}) + {z2}/(2.0*{n})) / (1 + {z2}/{n})"
+    half = f"({Z} * sqrt(({p}) * (1 - ({p})) / {n} + {z2}/(4.0*{n}*{n})) / (1 + {z2}/{n}))"
+    return f"{p} AS rate, greatest(0.0, {centre} - {half}) AS lo, least(1.0, {centre} + {half}) AS hi"
+
+
+_DECIDED_SEATS = (
+    "match_id IN (SELECT match_id FROM matches WHERE status = 'finished' AND n_winners > 0) AND " + _FILTER
+)
+
+SQL: dict[str, str] = {
+    "overview": f"""
+        SELECT game, count(*) AS matches,
+               count(*) FILTER (WHERE status = 'finished') AS finished,
+               count(*) FILTER (WHERE status = 'incomplete') AS incomplete,
+               count(*) FILTER (WHERE status = 'invalid') AS invalid,
+               count(*) FILTER (WHERE is_draw) AS draws,
+               count(*) FILTER (WHERE settlement_matches = false) AS mismatches,
+               count(*) FILTER (WHERE chain_ok = false) AS broken_chains,
+               count(DISTINCT rules_id) AS rule_sets, sum(events)::BIGINT AS events
+        FROM matches WHERE {_FILTER} GROUP BY game ORDER BY game""",
+    "win_rate_by_role": f"""
+        SELECT game, role, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
+        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
+        GROUP BY game, role ORDER BY game, role""",
+    "win_rate_by_seat": f"""
+        SELECT game, seat, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
+        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
+        GROUP BY game, seat ORDER BY game, seat""",
+    "win_rate_by_dealer": f"""
+        SELECT game, is_dealer, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
+        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
+        GROUP BY game, is_dealer ORDER BY game, is_dealer DESC""",
+    "win_rate_by_player": f"""
+        SELECT game, player, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, sum(delta) AS total_delta
+        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
+        GROUP BY game, player HAVING count(*) >= $min_matches
+        ORDER BY game, rate DESC, player LIMIT $limit""",
+    "draw_rate": f"""
+        SELECT game, rules_id, count(*) AS finished, count(*) FILTER (WHERE is_draw) AS draws,
+               {_wilson("count(*) FILTER (WHERE is_draw)", "count(*)")}
+        FROM matches WHERE status = 'finished' AND {_FILTER}
+        GROUP BY game, rules_id ORDER BY game, rules_id""",
+    "fan_distribution": f"""
+        WITH wins AS (
+            SELECT game, count(*) AS n FROM (SELECT DISTINCT game, match_id, win_no FROM items
+                                            WHERE win_no IS NOT NULL AND {_FILTER}) GROUP BY game)
+        SELECT f.game, f.fan_id, count(*) AS wins, count(*)::DOUBLE / any_value(w.n) AS share_of_wins,
+               avg(f.value) AS mean_value, max(f.value) AS max_value
+        FROM fans f JOIN wins w USING (game)
+        WHERE ($game::VARCHAR IS NULL OR f.game = $game) AND ($rules_id::VARCHAR IS NULL OR f.rules_id = $rules_id)
+        GROUP BY f.game, f.fan_id ORDER BY f.game, wins DESC, f.fan_id""",
+    "fan_total_distribution": f"""
+        SELECT game, fan, count(*) AS wins,
+               count(*)::DOUBLE / sum(count(*)) OVER (PARTITION BY game) AS share
+        FROM (SELECT game, match_id, win_no, any_value(fan) AS fan FROM items
+              WHERE win_no IS NOT NULL AND {_FILTER} GROUP BY game, match_id, win_no)
+        GROUP BY game, fan ORDER BY game, fan""",
+    "score_distribution": f"""
+        SELECT game, role, count(*) AS seats, avg(delta) AS mean, stddev_samp(delta) AS sd,
+               min(delta) AS min, quantile_disc(delta, 0.1) AS p10, quantile_disc(delta, 0.25) AS p25,
+               quantile_disc(delta, 0.5) AS median, quantile_disc(delta, 0.75) AS p75,
+               quantile_disc(delta, 0.9) AS p90, max(delta) AS max
+        FROM seats WHERE status = 'finished' AND {_FILTER}
+        GROUP BY game, role ORDER BY game, role""",
+    "score_histogram": f"""
+        SELECT game, floor(delta / $width)::BIGINT * $width AS bucket, count(*) AS seats
+        FROM seats WHERE status = 'finished' AND {_FILTER}
+        GROUP BY game, bucket ORDER BY game, bucket""",
+    "match_length": f"""
+        SELECT game, status, count(*) AS matches, avg(events) AS mean_events,
+               quantile_disc(events, 0.5) AS median_events, quantile_disc(events, 0.9) AS p90_events,
+               max(events) AS max_events
+        FROM matches WHERE {_FILTER} GROUP BY game, status ORDER BY game, status""",
+    "biggest_wins": """
+        SELECT s.match_id, s.game, s.rules_id, s.seat, s.player, s.role, s.delta
+        FROM seats s WHERE s.status = 'finished' AND s.won
+             AND ($game::VARCHAR IS NULL OR s.game = $game) AND ($rules_id::VARCHAR IS NULL OR s.rules_id = $rules_id)
+        ORDER BY s.delta DESC, s.match_id, s.seat LIMIT $limit""",
+    "settlement_mismatch_rate": f"""
+        SELECT game, count(*) AS with_settled, count(*) FILTER (WHERE NOT settlement_matches) AS mismatches,
+               {_wilson("count(*) FILTER (WHERE NOT settlement_matches)", "count(*)")}
+        FROM matches WHERE settlement_matches IS NOT NULL AND {_FILTER}
+        GROUP BY game ORDER BY game""",
+    "rules_comparison": f"""
+        WITH m AS (SELECT * FROM matches WHERE status = 'finished' AND {_FILTER}),
+        s AS (SELECT rules_id, count(*) FILTER (WHERE role IN ('landlord', 'dealer')) AS lead_seats,
+                     count(*) FILTER (WHERE role IN ('landlord', 'dealer') AND won) AS lead_wins,
+                     avg(abs(delta)) AS mean_abs_delta
+              FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY rules_id)
+        SELECT m.game, m.rules_id, any_value(r.preset) AS preset, count(*) AS matches,
+               avg(m.events) AS mean_events, count(*) FILTER (WHERE m.is_draw)::DOUBLE / count(*) AS draw_rate,
+               any_value(s.lead_wins)::DOUBLE / nullif(any_value(s.lead_seats), 0) AS landlord_or_dealer_win_rate,
+               any_value(s.mean_abs_delta) AS mean_abs_delta, avg(m.max_delta) AS mean_top_win,
+               count(*) FILTER (WHERE m.settlement_matches = false) AS mismatches,
+               any_value(r.options) AS options
+        FROM m LEFT JOIN s USING (rules_id) LEFT JOIN rules r USING (rules_id)
+        GROUP BY m.game, m.rules_id ORDER BY m.game, matches DESC, m.rules_id""",
+    "error_codes": f"""
+        SELECT game, error_code, count(*) AS matches, min(match_id) AS example
+        FROM matches WHERE status = 'invalid' AND {_FILTER}
+        GROUP BY game, error_code ORDER BY game, matches DESC, error_code""",
+    "reject_codes": """
+        SELECT code, count(*) AS lines, count(DISTINCT file_sha) AS files, min(message) AS example
+        FROM rejects GROUP BY code ORDER BY lines DESC, code""",
+    # --- for the replay page and the dispute report
+    "match_events": "SELECT line FROM events WHERE match_id = $match_id ORDER BY seq, file_sha, file_line",
+    "find_matches": """
+        SELECT m.match_id, m.game, m.status, m.rules_id, m.events, m.winners, m.deltas, m.date,
+               list(s.player ORDER BY s.seat) AS players
+        FROM matches m LEFT JOIN seats s USING (match_id)
+        WHERE m.match_id = $text OR starts_with(m.match_id, $text)
+              OR m.match_id IN (SELECT match_id FROM seats WHERE player = $text)
+        GROUP BY m.match_id, m.game, m.status, m.rules_id, m.events, m.winners, m.deltas, m.date
+        ORDER BY (m.match_id = $text) DESC, m.match_id LIMIT $limit""",
+}
+
+
+def _connect(lake: Any) -> Any:
+    if isinstance(lake, str | Path):
+        from analytics.lake import open_lake
+
+        return open_lake(lake)
+    return lake
+
+
+def run_sql(lake: Any, name: str, **params: Any) -> pd.DataFrame:
+    """Run the named SQL with bound parameters (only those the SQL uses are passed)."""
+    sql = SQL[name]
+    bound = {k: v for k, v in params.items() if f"${k}" in sql}
+    return _connect(lake).execute(sql, bound).df()  # type: ignore[no-any-return]
+
+
+def _filters(game: str | None, rules_id: str | None) -> dict[str, Any]:
+    return {"game": game, "rules_id": rules_id}
+
+
+def overview(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Per game: matches by status, draws, settlement mismatches, broken chains, rule sets."""
+    return run_sql(lake, "overview", **_filters(game, rules_id))
+
+
+def win_rate_by_role(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Win rate of each role (landlord/farmer, dealer/player) over decided matches, Wilson 95 %."""
+    return run_sql(lake, "win_rate_by_role", **_filters(game, rules_id))
+
+
+def win_rate_by_seat(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Win rate of each seat over decided matches, Wilson 95 %."""
+    return run_sql(lake, "win_rate_by_seat", **_filters(game, rules_id))
+
+
+def win_rate_by_dealer(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Win rate of the dealer seat vs the others, Wilson 95 %."""
+    return run_sql(lake, "win_rate_by_dealer", **_filters(game, rules_id))
+
+
+def win_rate_by_player(lake: Any, game: str | None = None, rules_id: str | None = None, *,
+                       min_matches: int = 1, limit: int = 100) -> pd.DataFrame:  # fmt: skip
+    """Win rate of each player with at least `min_matches` decided matches, Wilson 95 %."""
+    return run_sql(lake, "win_rate_by_player", **_filters(game, rules_id), min_matches=min_matches, limit=limit)
+
+
+def draw_rate(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Share of finished matches without a winner (流局, void) per game and rules_id."""
+    return run_sql(lake, "draw_rate", **_filters(game, rules_id))
+
+
+def fan_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """How often each fan appears in a win, and its mean value."""
+    return run_sql(lake, "fan_distribution", **_filters(game, rules_id))
+
+
+def fan_total_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Wins by total fan."""
+    return run_sql(lake, "fan_total_distribution", **_filters(game, rules_id))
+
+
+def score_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Per game and role: mean, sd and quantiles of the per-seat delta of finished matches."""
+    return run_sql(lake, "score_distribution", **_filters(game, rules_id))
+
+
+def score_histogram(lake: Any, game: str | None = None, rules_id: str | None = None, *, width: int = 10) -> pd.DataFrame:
+    """Per-seat deltas of finished matches in buckets of `width` points."""
+    if width < 1:
+        raise ValueError("width must be at least 1")
+    return run_sql(lake, "score_histogram", **_filters(game, rules_id), width=width)
+
+
+def match_length(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Events per match by game and status: mean, median, p90, max."""
+    return run_sql(lake, "match_length", **_filters(game, rules_id))
+
+
+def biggest_wins(lake: Any, game: str | None = None, rules_id: str | None = None, *, limit: int = 20) -> pd.DataFrame:
+    """The largest single-seat wins."""
+    return run_sql(lake, "biggest_wins", **_filters(game, rules_id), limit=limit)
+
+
+def settlement_mismatch_rate(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Share of matches with a `settled` event whose deltas differ from the rules' settlement."""
+    return run_sql(lake, "settlement_mismatch_rate", **_filters(game, rules_id))
+
+
+def rules_comparison(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """One row per rules_id: matches, length, draw rate, landlord/dealer win rate, score spread."""
+    return run_sql(lake, "rules_comparison", **_filters(game, rules_id))
+
+
+def error_codes(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Invalid matches by the error code that stopped their replay."""
+    return run_sql(lake, "error_codes", **_filters(game, rules_id))
+
+
+def reject_codes(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+    """Refused lines by code (not filtered: a refused line may have no game)."""
+    return run_sql(lake, "reject_codes")
+
+
+QUERIES: dict[str, Callable[..., pd.DataFrame]] = {
+    f.__name__: f
+    for f in (
+        overview, win_rate_by_role, win_rate_by_seat, win_rate_by_dealer, win_rate_by_player, draw_rate,
+        fan_distribution, fan_total_distribution, score_distribution, score_histogram, match_length,
+        biggest_wins, settlement_mismatch_rate, rules_comparison, error_codes, reject_codes,
+    )
+}  # fmt: skip
+"""Every named statistics query: name → function(lake, game=None, rules_id=None)."""
+
+
+def match_events(lake: Any, match_id: str) -> list[AnyEvent]:
+    """The stored events of one match as contract models, in seq order, exactly as received."""
+    rows = _connect(lake).execute(SQL["match_events"], {"match_id": match_id}).fetchall()
+    return [parse_line(r[0]) for r in rows]
+
+
+def match_lines(lake: Any, match_id: str) -> list[str]:
+    """The stored lines of one match, in seq order, byte for byte as received (a log)."""
+    return [r[0] for r in _connect(lake).execute(SQL["match_events"], {"match_id": match_id}).fetchall()]
+
+
+def find_matches(lake: Any, text: str, limit: int = 50) -> pd.DataFrame:
+    """Matches whose id is `text` or starts with it, or where `text` played."""
+    return run_sql(lake, "find_matches", text=text, limit=limit)
