@@ -1,0 +1,38 @@
+"""The Paiju dashboard: `streamlit run dashboard/app.py` (or `paiju dashboard --lake DIR`).
+
+One page per job (issue 9), declared with `st.navigation`; each page is a file in `pages/`.
+The lake directory comes from `PAIJU_LAKE` (dashboard/common.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:  # `streamlit run` puts only this file's folder on the path
+    sys.path.insert(0, _ROOT)
+
+from dashboard.common import lake_dir  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+PAGES = [
+    ("pages/overview.py", "Overview", ":material/dashboard:", "overview"),
+    ("pages/replay.py", "Replay", ":material/replay:", "replay"),
+    ("pages/winrates.py", "Win rates", ":material/trophy:", "winrates"),
+    ("pages/fans.py", "Fans and scores", ":material/bar_chart:", "fans"),
+    ("pages/lab.py", "House-rules lab", ":material/science:", "lab"),
+    ("pages/quality.py", "Data quality", ":material/rule:", "quality"),
+]
+
+st.set_page_config(page_title="Paiju", page_icon="🀄", layout="wide")
+nav = st.navigation(
+    [
+        st.Page(str(HERE / path), title=title, icon=icon, url_path=url, default=(i == 0))
+        for i, (path, title, icon, url) in enumerate(PAGES)
+    ]
+)
+st.sidebar.caption(f"lake: `{lake_dir()}`")
+nav.run()
