@@ -326,17 +326,24 @@ def _row(game_id: str | None, game: Any, st: Step, prev_state: Any, marks: dict[
     hs = marks.get(st.seq, "") if st.seq is not None and ev is not None else ""
     if st.error is not None:
         status = "illegal" if ev is not None else "unreadable"
-        return Row(st.seq, ev, status, rule=_broken_rule(game_id, ev, st.error), error=st.error.as_dict(), hash_status=hs)
+        before = _safe_view(game, st.state)
+        if before is not None:
+            before = {"refused; the table stays": "", **before}
+        return Row(st.seq, ev, status, rule=_broken_rule(game_id, ev, st.error), error=st.error.as_dict(), view=before, hash_status=hs)
     assert ev is not None
-    view = None
-    if game is not None and st.state is not None and ev.type != "match_started":
-        try:
-            view = game.view(st.state)
-        except Exception:  # the view is illustration; a failing one must not sink the evidence
-            view = None
+    view = _safe_view(game, st.state) if ev.type != "match_started" else None
     status = "settled" if ev.type == "settled" else "ok"
     legal = _legal_note(game, prev_state, ev) if ev.seq >= 2 else ""
     return Row(st.seq, ev, status, rule=rule_ref(game_id, ev), legal=legal, view=view, hash_status=hs)
+
+
+def _safe_view(game: Any, state: Any) -> dict[str, Any] | None:
+    if game is None or state is None:
+        return None
+    try:
+        return dict(game.view(state))
+    except Exception:  # the view is illustration; a failing one must not sink the evidence
+        return None
 
 
 def _broken_rule(game_id: str | None, ev: AnyEvent | None, err: ContractError) -> str:
@@ -503,6 +510,9 @@ def _state_cell(view: Mapping[str, Any] | None) -> str:
         return ""
     lines = []
     for k, v in view.items():
+        if k.startswith("refused"):
+            lines.append(f'<div><b>{_e(k)}:</b></div>')
+            continue
         if v in (None, [], {}, ""):
             continue
         if k == "hands" and isinstance(v, list):
@@ -656,7 +666,7 @@ def render_report(rep: Report) -> str:
         )
     out.append("</tbody></table>")
     # 4. settlement
-    out.append("<h2>4. Settlement</h2>")
+    out.append("<h2 id='settlement'>4. Settlement</h2>")
     if r.deltas is None:
         out.append(f"<p>The rules give no settlement: the match is <b>{_e(r.status)}</b>.</p>")
         if rep.server_deltas is not None:

@@ -321,6 +321,9 @@ def test_reports_render_in_headless_chromium_without_network(tmp_path: Path) -> 
                     row = page.locator("#first-illegal")
                     assert row.is_visible() and "must_play" in row.inner_text()
                     row.scroll_into_view_if_needed()
+                if name == "settled":
+                    page.locator("#settlement").scroll_into_view_if_needed()
+                    assert "× 2" in page.locator("ul.explain").inner_text()
                 page.screenshot(path=str(ARTIFACTS / f"dispute_{name}.png"), full_page=False)
                 pdf = page.pdf(format="A4") if hasattr(page, "pdf") else b""
                 assert pdf[:4] == b"%PDF"
