@@ -1,0 +1,230 @@
+"""A shared mahjong bot that plays like a decent person (used by Sichuan; Hongzhong/Anshun via hooks).
+
+Policy (generic functions on count vectors, then `sichuan_action` for the Sichuan table):
+- 换三张 (`choose_exchange`): the shortest suit holding at least 3 tiles; inside it the 3 least
+  connected tiles (fewest neighbours within two steps, pairs kept).
+- 定缺 (`choose_void`): the suit with the fewest tiles (ties: fewer pairs/neighbours, then m < p < s).
+- Discard (`choose_discard`): void-suit tiles first (the isolated ones first); otherwise the tile whose
+  removal leaves the fewest tiles from ready (shanten, core.shanten), ties broken by the number of
+  still-live tiles that would improve the hand (ukeire counted from what this seat can see), then the
+  most isolated / terminal tile.
+- Hu: always win when the rules allow it (self-draw or claim).
+- Peng: only when the pong lowers shanten after the best discard. Zhi gang / an gang: when shanten
+  does not get worse. Bu gang: always (it pays and rarely hurts).
+- System events: `exchange_direction` drawn uniformly with the rng from the allowed directions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import Illegal
+from engine.mahjong.core import shanten
+from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
+
+if TYPE_CHECKING:
+    from engine.mahjong.sichuan import SichuanGame, State
+
+
+def _strip_void(counts: Sequence[int], void: int) -> list[int]:
+    c = list(counts)
+    if void >= 0:
+        for k in range(9 * void, 9 * void + 9):
+            c[k] = 0
+    return c
+
+
+def _connect(counts: Sequence[int], k: int) -> int:
+    """How connected tile k is: copies of itself and neighbours within two steps in its suit."""
+    if k >= N_SUITED:
+        return 3 * (counts[k] - 1)
+    s = k // 9
+    score = 3 * (counts[k] - 1)
+    for d in (-2, -1, 1, 2):
+        j = k + d
+        if 0 <= j < N_SUITED and j // 9 == s and counts[j]:
+            score += 2 if abs(d) == 1 else 1
+    return score
+
+
+def choose_void(counts: Sequence[int]) -> int:
+    """定缺: the suit with the fewest tiles."""
+
+    def key(s: int) -> tuple[int, int, int]:
+        sl = counts[9 * s : 9 * s + 9]
+        return (sum(sl), sum(_connect(counts, 9 * s + i) for i in range(9) if sl[i]), s)
+
+    return min(range(3), key=key)
+
+
+def choose_exchange(counts: Sequence[int]) -> list[int]:
+    """换三张: 3 least connected tiles of the shortest suit holding at least 3."""
+    suits = [s for s in range(3) if sum(counts[9 * s : 9 * s + 9]) >= 3]
+    s = min(suits, key=lambda x: (sum(counts[9 * x : 9 * x + 9]), x))
+    c = list(counts)
+    out: list[int] = []
+    for _ in range(3):
+        cand = [k for k in range(9 * s, 9 * s + 9) if c[k]]
+        k = min(cand, key=lambda x: (_connect(c, x), -abs(x % 9 - 4), x))
+        c[k] -= 1
+        out.append(k)
+    return sorted(out)
+
+
+def unseen_counts(own: Sequence[int], visible: Sequence[int]) -> list[int]:
+    """Copies of each kind this seat cannot see (live for it)."""
+    return [max(0, 4 - own[k] - visible[k]) for k in range(len(own))]
+
+
+def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Sequence[int]) -> int:
+    """Void tiles first; else minimal shanten, then maximal ukeire, then least connected."""
+    if void >= 0:
+        vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
+        if vs:
+            return min(vs, key=lambda k: (_connect(counts, k), k))
+    c = _strip_void(counts, void)
+    best: tuple[int, int, int, int] | None = None
+    pick = -1
+    for k in range(len(c)):
+        if not c[k]:
+            continue
+        c[k] -= 1
+        sh = shanten(c, n_melds)
+        uk = 0
+        if best is None or sh <= best[0]:
+            for t in range(N_SUITED):
+                if t // 9 == void or not unseen[t]:
+                    continue
+                c[t] += 1
+                if shanten(c, n_melds) < sh:
+                    uk += unseen[t]
+                c[t] -= 1
+        c[k] += 1
+        key = (sh, -uk, _connect(c, k), -abs(k % 9 - 4))
+        if best is None or key < best:
+            best, pick = key, k
+    return pick
+
+
+def best_after_discard(counts: Sequence[int], n_melds: int, void: int) -> int:
+    """Shanten of the best 13-tile hand reachable by one discard from a 14-tile hand."""
+    c = _strip_void(counts, void)
+    best = 9
+    for k in range(len(c)):
+        if c[k]:
+            c[k] -= 1
+            best = min(best, shanten(c, n_melds))
+            c[k] += 1
+    return best
+
+
+def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bool:
+    """Peng only when it lowers shanten (after the best discard)."""
+    now = shanten(_strip_void(counts13, void), n_melds)
+    c = list(counts13)
+    c[tile] -= 2
+    return best_after_discard(c, n_melds + 1, void) < now
+
+
+def want_gang(counts_before: Sequence[int], counts_after: Sequence[int], n_melds: int, void: int, fourteen: bool) -> bool:
+    """A kong when shanten does not get worse (counts_after excludes the kong's tiles)."""
+    now = best_after_discard(counts_before, n_melds, void) if fourteen else shanten(_strip_void(counts_before, void), n_melds)
+    return shanten(_strip_void(counts_after, void), n_melds + 1) <= now
+
+
+# ---------------------------------------------------------------- Sichuan table
+
+
+def _visible(st: State) -> list[int]:
+    v = [0] * len(st.hands[0])
+    for ms in st.melds:
+        for m in ms:
+            v[m.tile] += m.size
+    for ds in st.discards:
+        for k in ds:
+            v[k] += 1
+    for ws in st.wins:
+        for k in ws:
+            v[k] += 1
+    return v
+
+
+def sichuan_action(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
+    """The next event a decent Sichuan player (or the system) logs."""
+    try:
+        ev = _sichuan_choice(game, st, rng)
+        game.apply(st, _P(st.seq + 1, ev))  # type: ignore[arg-type]
+        return ev
+    except Illegal:
+        legal = game.legal_actions(st)
+        pref = [a for a in legal if a["type"] in ("hu", "draw", "discard")] or legal
+        return pref[0]
+
+
+class _P:
+    def __init__(self, seq: int, payload: dict[str, Any]) -> None:
+        self.seq = seq
+        self.__dict__.update(payload)
+
+
+def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
+    from engine.mahjong import sichuan as sc
+
+    if st.phase == "exchange":
+        s = next(i for i in range(4) if st.exchange[i] is None)
+        return {"type": "exchange", "seat": s, "tiles": tile_names(choose_exchange(st.hands[s]))}
+    if st.phase == "direction":
+        return {"type": "exchange_direction", "direction": rng.choice(list(st.rules.exchange_directions))}
+    if st.phase == "dingque":
+        s = next(i for i in range(4) if st.void[i] < 0)
+        return {"type": "dingque", "seat": s, "suit": SUITS[choose_void(st.hands[s])]}
+    if st.stage == "act":
+        s = st.turn
+        hand = st.hands[s]
+        void = st.void[s]
+        if not st.after_peng and (st.drawn >= 0 or st.first_turn) and game._self_win(st, s) is not None:
+            t = st.drawn if st.drawn >= 0 else max(kinds_of(hand))
+            return {"type": "hu", "seat": s, "tile": tile_name(t)}
+        n_melds = len(st.melds[s])
+        if not st.after_peng and st.wall.remaining > 0:
+            for m in st.melds[s]:
+                if m.kind == "peng" and hand[m.tile]:
+                    return {"type": "gang", "seat": s, "tile": tile_name(m.tile), "kind": "bu"}
+            for k in range(N_SUITED):
+                if hand[k] == 4 and k // 9 != void:
+                    after = list(hand)
+                    after[k] = 0
+                    if want_gang(hand, after, n_melds, void, True):
+                        return {"type": "gang", "seat": s, "tile": tile_name(k), "kind": "an"}
+        if sc._locked(st, s):
+            return {"type": "discard", "seat": s, "tile": tile_name(st.drawn)}
+        unseen = unseen_counts(hand, _visible(st))
+        k = choose_discard(hand, n_melds, void, unseen)
+        return {"type": "discard", "seat": s, "tile": tile_name(k)}
+    if st.stage in ("window", "rob"):
+        k = st.turn
+        d = st.offered
+        order = [(k + i) % 4 for i in range(1, 4)]
+        start = order.index(st.hus[-1]) + 1 if st.hus else 0
+        if st.rules.yi_pao_duo_xiang or not st.hus:
+            for j in order[start:]:
+                if game._can_claim_win(st, j) is not None:
+                    return {"type": "hu", "seat": j, "tile": tile_name(d)}
+        if st.stage == "window" and not st.hus and st.wall.remaining > 0:
+            for j in order:
+                if not sc._active(st, j) or d // 9 == st.void[j]:
+                    continue
+                h = st.hands[j]
+                nm = len(st.melds[j])
+                if h[d] == 3 and not sc._locked(st, j):
+                    after = list(h)
+                    after[d] = 0
+                    if want_gang(h, after, nm, st.void[j], False):
+                        return {"type": "gang", "seat": j, "tile": tile_name(d), "kind": "zhi"}
+                if h[d] >= 2 and not sc._locked(st, j) and want_peng(h, nm, d, st.void[j]):
+                    return {"type": "peng", "seat": j, "tile": tile_name(d)}
+    drawer = game._expected_drawer(st)
+    assert drawer is not None
+    return {"type": "draw", "seat": drawer, "tile": tile_name(game._expected_tile(st))}
