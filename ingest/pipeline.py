@@ -372,6 +372,7 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     con.execute(f"CREATE TEMP TABLE rejects AS {' UNION ALL '.join(parts)}")
     summary.rejected = con.execute("SELECT count(*) FROM rejects").fetchone()[0]
     out = stage / "out"
+    out.mkdir(exist_ok=True)
     if summary.rejected:
         (out / "rejects").mkdir(parents=True, exist_ok=True)
         con.execute(f"COPY (SELECT {rej_cols} FROM rejects ORDER BY file_sha, line) TO "

@@ -92,6 +92,7 @@ def locked(lake: Path, wait: bool = True, on_wait: Any = None) -> Iterator[None]
     """Hold the lake's lock; wait for it (calling `on_wait(pid)` once) or raise LakeBusy."""
     lake.mkdir(parents=True, exist_ok=True)
     fd = os.open(lake / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    held = False
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -102,12 +103,14 @@ def locked(lake: Path, wait: bool = True, on_wait: Any = None) -> Iterator[None]
             if on_wait is not None:
                 on_wait(holder)
             fcntl.flock(fd, fcntl.LOCK_EX)
+        held = True
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         yield
     finally:
-        with contextlib.suppress(OSError):
-            os.ftruncate(fd, 0)
+        if held:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
         os.close(fd)
 
 
