@@ -209,7 +209,7 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
     pool = plain or plan
     # a partner farmer with one card left: lead the lowest solo
     nxt = (seat + 1) % 3
-    if st.landlord is not None and seat != st.landlord and nxt != st.landlord and len(st.hands[nxt]) == 1:
+    if st.landlord is not None and seat != st.landlord and nxt != st.landlord and st.hands[nxt].bit_count() == 1:
         solos = [mv for mv in plan if mv.type == "solo"]
         if solos:
             return Reading(min(solos, key=lambda mv: mv.key), ())
@@ -231,7 +231,7 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     if partner_on_top:
         return None
     before = n_groups(counts)
-    opp_cards = len(st.hands[top_seat])
+    opp_cards = st.hands[top_seat].bit_count()
     best: tuple[Any, ...] | None = None
     for rd in cands:
         rest = list(counts)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from functools import lru_cache
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -33,7 +33,7 @@ from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
 from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing import bot as _bot
-from engine.climbing.laizi import Reading, judge, laizi_moves, readings
+from engine.climbing.laizi import Reading, laizi_moves, readings
 from engine.climbing.moves import (
     N_RANKS,
     Move,
@@ -50,6 +50,7 @@ from engine.errors import Illegal
 from events.models import AnyEvent, Bid, Dealt, Forfeit, Laizi, MatchStarted, Pass, Play, Rob
 
 DECK: frozenset[int] = frozenset(range(54))
+RANK_OF: tuple[int, ...] = tuple(rank_of(i) for i in range(54))
 
 
 class DDZRules(GameRules):
@@ -69,9 +70,8 @@ class DDZRules(GameRules):
     )
 
 
-@dataclass(frozen=True, slots=True)
-class DDZState:
-    """One moment of a Dou Dizhu match (immutable)."""
+class DDZState(NamedTuple):
+    """One moment of a Dou Dizhu match (immutable; `_replace` copies on write)."""
 
     game: str
     rules: Any
@@ -79,7 +79,7 @@ class DDZState:
     first: int
     phase: str  # bid | rob | laizi | play | end
     turn: int | None
-    hands: tuple[frozenset[int], ...]
+    hands: tuple[int, ...]  # bit masks: bit i = card id i
     bottom: tuple[int, ...]
     bids: tuple[int | None, ...] = (None, None, None)
     high_bid: int = 0
@@ -102,6 +102,38 @@ class DDZState:
 
 def _names(ids: Any) -> list[str]:
     return [CARD_NAME[i] for i in sorted(ids)]
+
+
+def _mask(ids: Any) -> int:
+    m = 0
+    for i in ids:
+        m |= 1 << i
+    return m
+
+
+def ids_of(mask: int) -> list[int]:
+    """Card ids of a hand bit mask, ascending."""
+    return [i for i in range(54) if mask >> i & 1]
+
+
+def hand_size(mask: int) -> int:
+    return mask.bit_count()
+
+
+@lru_cache(maxsize=1 << 16)
+def _counts(ids: tuple[int, ...]) -> tuple[int, ...]:
+    c = [0] * N_RANKS
+    for x in ids:
+        c[RANK_OF[x]] += 1
+    return tuple(c)
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_info(cards: tuple[str, ...]) -> tuple[tuple[int, ...], int, bool]:
+    """(card ids, bit mask, all distinct) of a play's cards."""
+    ids = tuple(CARD_ID[c] for c in cards)
+    m = _mask(ids)
+    return ids, m, m.bit_count() == len(ids)
 
 
 class DouDizhu:
@@ -149,28 +181,27 @@ class DouDizhu:
             first=started.dealer,
             phase="bid",
             turn=started.dealer,
-            hands=tuple(frozenset(CARD_ID[c] for c in h) for h in dealt.hands),
+            hands=tuple(_mask(CARD_ID[c] for c in h) for h in dealt.hands),
             bottom=tuple(CARD_ID[c] for c in bottom),
         )
 
     # ---------------------------------------------------------------- reducer
 
+    _DISPATCH: Mapping[str, str] = {
+        "play": "_play", "pass": "_pass", "bid": "_bid", "rob": "_rob", "laizi": "_laizi", "forfeit": "_forfeit",
+    }  # fmt: skip
+
     def apply(self, state: DDZState, event: AnyEvent) -> DDZState:
         if state.phase == "end":
             raise Illegal("after_end", f"DDZ-R22 {event.type} after the match ended")
-        if isinstance(event, Forfeit):
-            return replace(state, phase="end", turn=None, forfeit=event.seat)
-        if isinstance(event, Play):
-            return self._play(state, event)
-        if isinstance(event, Pass):
-            return self._pass(state, event)
-        if isinstance(event, Bid):
-            return self._bid(state, event)
-        if isinstance(event, Rob):
-            return self._rob(state, event)
-        if isinstance(event, Laizi):
-            return self._laizi(state, event)
-        raise Illegal("wrong_phase", f"DDZ-R1 a {event.type} event is not part of Dou Dizhu ({state.phase} phase)")
+        name = self._DISPATCH.get(event.type)  # type: ignore[attr-defined]
+        if name is None:
+            raise Illegal("wrong_phase", f"DDZ-R1 a {event.type} event is not part of Dou Dizhu ({state.phase} phase)")
+        return getattr(self, name)(state, event)  # type: ignore[no-any-return]
+
+    def _forfeit(self, state: DDZState, ev: Forfeit) -> DDZState:
+        """DDZ-R30: any seat, any time before the end; settled by S8."""
+        return state._replace(phase="end", turn=None, forfeit=ev.seat)
 
     def _turn(self, state: DDZState, seat: int, what: str, rule: str = "DDZ-R3") -> None:
         if seat != state.turn:
@@ -186,7 +217,7 @@ class DouDizhu:
             raise Illegal("illegal_move", f"DDZ-R4 bid value {ev.value}: ddz bids are 0 (不叫) or 1 (叫地主) (DDZ-R11)")
         bids = list(state.bids)
         bids[ev.seat] = ev.value
-        st = replace(state, bids=tuple(bids))
+        st = state._replace(bids=tuple(bids))
         if ev.value == 1:
             if not state.rules.rob:
                 return self._fix_landlord(st, ev.seat, 1)
@@ -197,13 +228,13 @@ class DouDizhu:
                 s = (s + 1) % 3
             if not robbers:
                 return self._fix_landlord(st, ev.seat, 1)
-            return replace(st, phase="rob", caller=ev.seat, rob_queue=tuple(robbers), turn=robbers[0])
+            return st._replace(phase="rob", caller=ev.seat, rob_queue=tuple(robbers), turn=robbers[0])
         nxt = (ev.seat + 1) % 3
         if nxt == state.first:  # DDZ-R6 all three declined
             if state.rules.all_pass == "redeal":
-                return replace(st, phase="end", turn=None, void=True)
+                return st._replace(phase="end", turn=None, void=True)
             return self._fix_landlord(st, state.first, 1)
-        return replace(st, turn=nxt)
+        return st._replace(turn=nxt)
 
     def _rob(self, state: DDZState, ev: Rob) -> DDZState:
         if state.phase != "rob":
@@ -218,46 +249,54 @@ class DouDizhu:
         if not queue and ev.seat != caller and any(v for _, v in robs):
             queue = (caller,)
         if queue:
-            return replace(state, robs=robs, rob_queue=queue, turn=queue[0])
+            return state._replace(robs=robs, rob_queue=queue, turn=queue[0])
         k = sum(1 for _, v in robs if v)
         landlord = next((s for s, v in reversed(robs) if v), caller)
-        return self._fix_landlord(replace(state, robs=robs, rob_queue=()), landlord, 2**k)
+        return self._fix_landlord(state._replace(robs=robs, rob_queue=()), landlord, 2**k)
 
     def _fix_landlord(self, state: DDZState, landlord: int, factor: int) -> DDZState:
         """DDZ-R12: the bottom joins the landlord's hand; the landlord leads (DDZ-R14)."""
         hands = list(state.hands)
-        hands[landlord] = hands[landlord] | frozenset(state.bottom)
+        hands[landlord] = hands[landlord] | _mask(state.bottom)
         if self.laizi_game:
-            return replace(state, hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="laizi", turn=None)
-        return replace(state, hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="play", turn=landlord)
+            return state._replace(hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="laizi", turn=None)
+        return state._replace(hands=tuple(hands), landlord=landlord, bid_factor=factor, phase="play", turn=landlord)
 
     def _laizi(self, state: DDZState, ev: Laizi) -> DDZState:
         raise Illegal("wrong_phase", "DDZ-R13 a laizi event is not part of ddz (classic has no wild card)")
 
     # --- play
 
-    def _declared(self, state: DDZState, ev: Play, ids: list[int]) -> tuple[Move | None, str]:
+    def _declared(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> Move | None:
         """The move of a play as declared (classic: no `as`)."""
         if ev.as_:
             raise Illegal("illegal_move", f"DDZ-R23 `as` {ev.as_} in ddz: classic plays have no declarations")
-        counts = counts_of(ids)
-        return classify(counts, self.move_rules(state.rules)), counts_str(counts)
+        return classify(_counts(ids), self.move_rules(state.rules))
+
+    def _shown(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> str:
+        """The play's ranks for a message (laizi: which `as` was declared)."""
+        lr = state.laizi
+        plain = counts_str(counts_of(x for x in ids if RANK_OF[x] != lr))
+        m = sum(1 for x in ids if RANK_OF[x] == lr)
+        return plain + (f" + {m} laizi as {list(ev.as_ or ())}" if m else "")
 
     def _play(self, state: DDZState, ev: Play) -> DDZState:
         if state.phase != "play":
             extra = " (before the laizi event, DDZ-R13)" if state.phase == "laizi" else ""
             raise Illegal("wrong_phase", f"DDZ-R1 play during the {state.phase} phase{extra}")
-        self._turn(state, ev.seat, "play")
-        ids = [CARD_ID[c] for c in ev.cards]
-        if len(set(ids)) != len(ids):
+        seat = ev.seat
+        if seat != state.turn:
+            self._turn(state, seat, "play")
+        ids, pm, distinct = _play_info(tuple(ev.cards))
+        if not distinct:
             raise Illegal("illegal_move", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
-        hand = state.hands[ev.seat]
-        missing = [CARD_NAME[i] for i in ids if i not in hand]
-        if missing:
-            raise Illegal("not_in_hand", f"DDZ-R15 seat {ev.seat} does not hold {' '.join(missing)}")
-        mv, shown = self._declared(state, ev, ids)
+        hand = state.hands[seat]
+        if pm & ~hand:
+            missing = [CARD_NAME[i] for i in ids if not hand >> i & 1]
+            raise Illegal("not_in_hand", f"DDZ-R15 seat {seat} does not hold {' '.join(missing)}")
+        mv = self._declared(state, ev, ids)
         if mv is None:
-            raise Illegal("illegal_move", f"DDZ-R16 {shown} is not a move of section 4 (K1–K6)")
+            raise Illegal("illegal_move", f"DDZ-R16 {self._shown(state, ev, ids)} is not a move of section 4 (K1–K6)")
         if state.top is not None and not beats(mv, state.top):
             rule = "DDZ-C2" if state.top.level else ("DDZ-C2" if mv.level else "DDZ-C3")
             raise Illegal(
@@ -265,25 +304,23 @@ class DouDizhu:
                 f"{rule} {move_str(mv)} cannot beat {move_str(state.top)} (seat {state.top_seat})",
             )
         hands = list(state.hands)
-        hands[ev.seat] = hand - frozenset(ids)
+        left = hands[seat] = hand & ~pm
         plays = list(state.plays)
-        plays[ev.seat] += 1
+        plays[seat] += 1
         bombs = state.bombs
         if mv.level:
-            bombs = (*bombs, (ev.seat, mv.type, mv.key))
-        empty = not hands[ev.seat]
-        return replace(
-            state,
+            bombs = (*bombs, (seat, mv.type, mv.key))
+        return state._replace(
             hands=tuple(hands),
             plays=tuple(plays),
             bombs=bombs,
             top=mv,
-            top_seat=ev.seat,
+            top_seat=seat,
             passes=0,
-            last_play=(ev.seat, tuple(ids), tuple(ev.as_ or ()), mv.type),
-            phase="end" if empty else "play",
-            turn=None if empty else (ev.seat + 1) % 3,
-            winner=ev.seat if empty else None,
+            last_play=(seat, tuple(ids), tuple(ev.as_ or ()), mv.type),
+            phase="play" if left else "end",
+            turn=(seat + 1) % 3 if left else None,
+            winner=None if left else seat,
         )
 
     def _pass(self, state: DDZState, ev: Pass) -> DDZState:
@@ -293,8 +330,8 @@ class DouDizhu:
         if state.top is None:
             raise Illegal("must_play", f"DDZ-R17 seat {ev.seat} leads the trick and cannot pass")
         if state.passes == 1:  # DDZ-R20: two passes end the trick
-            return replace(state, top=None, passes=0, turn=state.top_seat)
-        return replace(state, passes=1, turn=(ev.seat + 1) % 3)
+            return state._replace(top=None, passes=0, turn=state.top_seat)
+        return state._replace(passes=1, turn=(ev.seat + 1) % 3)
 
     # ---------------------------------------------------------------- end and settlement
 
@@ -360,7 +397,7 @@ class DouDizhu:
         lr = state.laizi
         c = [0] * N_RANKS
         m = 0
-        for x in state.hands[seat]:
+        for x in ids_of(state.hands[seat]):
             r = rank_of(x)
             if r == lr:
                 m += 1
@@ -381,7 +418,7 @@ class DouDizhu:
         lr = state.laizi
         by_rank: dict[int, list[int]] = {}
         lz: list[int] = []
-        for x in sorted(state.hands[seat]):
+        for x in ids_of(state.hands[seat]):
             r = rank_of(x)
             (lz if r == lr else by_rank.setdefault(r, [])).append(x)
         need = list(rd.move.counts)
@@ -428,7 +465,7 @@ class DouDizhu:
         return {
             "phase": state.phase,
             "turn": state.turn,
-            "hands": [_names(h) for h in state.hands],
+            "hands": [_names(ids_of(h)) for h in state.hands],
             "landlord": state.landlord,
             "first": state.first,
             "bottom": _names(state.bottom) if state.landlord is not None else None,
@@ -510,10 +547,6 @@ def readings_json(ids: list[int], laizi_rank: str, rules_mr: MoveRules) -> dict[
     if not out:
         res["reason"] = f"DDZ-R16 no declaration makes {counts_str(tuple(plain))} + {m} laizi a move of section 4"
     return res
-
-
-def judge_declared(N: tuple[int, ...], S: list[int], lr: int, mr: MoveRules) -> Move | None:
-    return judge(N, S, lr, mr)
 
 
 DDZ = DouDizhu()

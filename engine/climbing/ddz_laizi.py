@@ -14,7 +14,6 @@ Choices where the rule file is silent:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -23,7 +22,7 @@ from engine.base import GameRules
 from engine.cards import RANK_INDEX, rank_of
 from engine.climbing.ddz import DDZState, DouDizhu, _parse_card_query, readings_json
 from engine.climbing.laizi import judge
-from engine.climbing.moves import N_RANKS, Move, counts_str
+from engine.climbing.moves import N_RANKS, Move
 from engine.errors import Illegal
 from events.models import Bid, Laizi, Play
 
@@ -63,7 +62,7 @@ class DouDizhuLaizi(DouDizhu):
             raise Illegal("illegal_move", f"DDZ-R9 bid {ev.value} is not higher than the earlier bid {state.high_bid}")
         bids = list(state.bids)
         bids[ev.seat] = ev.value
-        st = replace(state, bids=tuple(bids), high_bid=max(state.high_bid, ev.value))
+        st = state._replace(bids=tuple(bids), high_bid=max(state.high_bid, ev.value))
         if ev.value == 3:
             return self._fix_landlord(st, ev.seat, 3)
         nxt = (ev.seat + 1) % 3
@@ -72,7 +71,7 @@ class DouDizhuLaizi(DouDizhu):
                 return self._fix_landlord(st, state.first, 1)
             winner = next(s for s in range(3) if bids[s] == st.high_bid)
             return self._fix_landlord(st, winner, st.high_bid)
-        return replace(st, turn=nxt)
+        return st._replace(turn=nxt)
 
     def bid_values(self, state: DDZState) -> list[int]:
         return [0] + [v for v in (1, 2, 3) if v > state.high_bid]
@@ -85,9 +84,9 @@ class DouDizhuLaizi(DouDizhu):
         r = RANK_INDEX[ev.rank]
         if r > 12:
             raise Illegal("illegal_move", f"DDZ-R13 laizi rank {ev.rank}: a joker is never the laizi (3..A, 2)")
-        return replace(state, laizi=r, phase="play", turn=state.landlord)
+        return state._replace(laizi=r, phase="play", turn=state.landlord)
 
-    def _declared(self, state: DDZState, ev: Play, ids: list[int]) -> tuple[Move | None, str]:
+    def _declared(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> Move | None:
         """DDZ-R23..R29: the move of exactly the declared reading."""
         lr = state.laizi
         assert lr is not None
@@ -100,7 +99,6 @@ class DouDizhuLaizi(DouDizhu):
             else:
                 plain[r] += 1
         decl = list(ev.as_ or ())
-        shown = counts_str(tuple(plain)) + (f" + {m} laizi as {decl}" if m else "")
         if len(decl) != m:
             raise Illegal("illegal_move", f"DDZ-R23 {' '.join(ev.cards)} has {m} laizi but `as` has {len(decl)} entries")
         S = []
@@ -110,7 +108,7 @@ class DouDizhuLaizi(DouDizhu):
             S.append(RANK_INDEX[a])
         if m and not sum(plain) and any(r != lr for r in S):
             raise Illegal("illegal_move", f"DDZ-R24 a play of laizi only stands for the laizi rank itself, not {decl}")
-        return judge(tuple(plain), S, lr, self.move_rules(state.rules)), shown
+        return judge(tuple(plain), S, lr, self.move_rules(state.rules))
 
     def bomb_factor_of(self, rules: Any, kind: str) -> int:
         return int(rules.bomb_factor if kind == "soft_bomb" else rules.hard_bomb_factor)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -102,10 +102,16 @@ class MoveRules:
     types: tuple[TypeSpec, ...]
     rocket: bool = True
     kicker_rocket: bool = False
-    by_name: dict[str, TypeSpec] = field(default_factory=dict, compare=False, hash=False)
+    by_name: dict[str, TypeSpec] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _hash: list[int] = field(default_factory=list, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_name.update({t.name: t for t in self.types})
+
+    def __hash__(self) -> int:  # cached: MoveRules keys hot lookup caches
+        if not self._hash:
+            self._hash.append(hash((self.types, self.rocket, self.kicker_rocket)))
+        return self._hash[0]
 
 
 CHAIN = tuple(range(12))  # 3..A
@@ -241,8 +247,12 @@ def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
     return out
 
 
+@lru_cache(maxsize=1 << 18)
 def classify(counts: Counts, mr: MoveRules) -> Move | None:
-    """The reading of a play, or None. Several readings (not in Dou Dizhu): longest, then highest key."""
+    """The reading of a play, or None. Several readings (not in Dou Dizhu): longest, then highest key.
+
+    Memoised on (counts, rules): replays meet the same plays again and again.
+    """
     found = classify_all(counts, mr)
     if not found:
         return None
