@@ -222,3 +222,19 @@ def test_paiju_hand_cli() -> None:
     )  # fmt: skip
     got = json.loads(out.stdout)
     assert got["category"] == "shun_jin" and got["rank"] == [14, 13, 12]
+
+
+def test_rules_options_are_section_6() -> None:
+    from engine.base import rules_doc
+
+    doc = rules_doc(ZHAJINHUA.Rules, ZHAJINHUA.presets)
+    defaults = {o["option"]: o["default"] for o in doc["options"]}
+    assert defaults == {
+        "mode": "room_card", "look_min_round": 1, "compare_min_round": 2, "max_rounds": 20,
+        "blind_levels": [1, 2, 5, 10], "seen_levels": [2, 4, 10, 20], "cap_level": 4, "compare_cost_factor": 1,
+        "suit_tiebreak": False, "a23": "lowest", "special_235": False, "special_rewards": "winner",
+        "baozi_reward": 10, "shunjin_reward": 5, "reward_basis": "base", "turn_seconds": 12, "allin_threshold": 10,
+    }  # fmt: skip
+    assert all(o["help"] for o in doc["options"])
+    assert "standard" in doc["presets"]
+    assert ZHAJINHUA.parse_rules({"cap_level": 3}).cap_level == 3
