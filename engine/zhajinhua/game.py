@@ -18,6 +18,10 @@ Choices where the rule file leaves room (see also hands.py):
   seat that is not the actor is `not_your_turn`. Checks run in that order: out, then mode/timer,
   then turn, then state, then amount.
 - A `compare` is allowed with two seats left (it then ends the match like `open`).
+- `seen_levels` must also be increasing (so an amount names one level); `max_rounds` is ignored in
+  `gold` (section 6: room_card only); a gold-mode `deal` draws stacks for base 1 (the simulator's).
+- The loser of an `open`/all-in call stays "active" in the state (the match is over); `view` marks
+  it in `out`.
 - An all-in opening does not start a new round; while it is pending nobody is auto-compared.
 - Special rewards in `gold` (S5): the payer's remaining stack is its stack after S4 minus what it
   already paid; a rewarded seat's stack grows by what it receives.
