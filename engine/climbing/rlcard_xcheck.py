@@ -78,3 +78,18 @@ def paiju_log(match_id: str, deal: dict[str, Any], moves: list[str]) -> list[dic
             ev.append({"match_id": match_id, "seq": len(ev), "type": "play", "seat": seat, "cards": cards})
         seat = (seat + 1) % 3
     return ev
+
+
+def rlcard_env_restep(env: Any, seed: int, moves: list[str]) -> int:
+    """The same game stepped through rlcard's environment (`env.step`, state encoding included)."""
+    env.game.np_random.seed(seed)
+    env.reset()
+    for a in moves:
+        env.step(a, raw_action=True)
+    return int(env.game.winner_id)
+
+
+def rlcard_env() -> Any:
+    import rlcard
+
+    return rlcard.make("doudizhu", config={"seed": 0})
