@@ -558,10 +558,12 @@ def test_legal_actions_match_the_reducer_on_random_tables() -> None:
     rng = random.Random(5)
     for i in range(30):
         rules = G.parse_rules({"must_beat": bool(i % 2), "short_trio_last": bool(i % 3 == 0)})
-        d = G.deal(rules, 3, rng, dealer=i % 3)
+        later = i % 4 == 0  # a later match: the previous winner leads, whoever holds 3s
+        d = G.deal(rules, 3, rng, dealer=None if later else i % 3)
         started = MatchStarted(
-            match_id="x", seq=0, game="paodekuai", rules=rules.options(), players=["a", "b", "c"], dealer=i % 3, base=1
-        )
+            match_id="x", seq=0, game="paodekuai", rules=rules.options(), players=["a", "b", "c"], dealer=i % 3,
+            base=1 + i % 3, round=2 if later else None,
+        )  # fmt: skip
         s = G.start(started, Dealt(match_id="x", seq=1, **d), rules)
         seq = 2
         while not G.is_finished(s):

@@ -22,6 +22,11 @@ Choices where the rule file is silent (recorded here, PDK-7):
 - zero-point transfers (the 1-card loser under 报单不出不进, `bomb_points = 0`) are not itemised;
 - `legal_actions` lists each legal play once per multiset of ranks, with the lowest cards of each
   rank (so `3s` first), plus `pass` when it is legal; `forfeit` (always legal) is not listed.
+
+Settlement items (`seat` receives `points` from `from`): `bomb` (P1, with `rank`, `bomb_points`),
+`cards_left` (P2, with `cards`), `guan_men` (P2 关门, with `cards`, `factor`), `forfeit` (P4, with
+`cards` = 16 and `factor`). Winners: the seat that went out; after a forfeit, every seat whose delta
+is positive (events.md §6).
 """
 
 from __future__ import annotations
@@ -424,6 +429,8 @@ class PaoDeKuai:
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand paodekuai CARDS`: the move type as led (section 4.3) and every reading."""
+        if query.get("laizi") is not None:
+            raise ValueError("paodekuai has no wild cards (--laizi is for ddz_laizi)")
         raw = query.get("cards")
         if not isinstance(raw, str | list):
             raise ValueError('give the cards, e.g. "3s 3h 3d 4c"')
