@@ -9,7 +9,7 @@ import pandas as pd
 from analytics.queries import _connect
 
 # ---------------------------------------------------------------- dashboard queries (issue 9)
-# Added for the dashboard pages (dashboard/pages/*): the activity chart, the rule-set picker and
+# Added for the dashboard pages (dashboard/views/*): the activity chart, the rule-set picker and
 # the data-quality lists. Same conventions as above: constant SQL, bound parameters.
 
 DASH_SQL: dict[str, str] = {

@@ -1,6 +1,6 @@
 """The Paiju dashboard: `streamlit run dashboard/app.py` (or `paiju dashboard --lake DIR`).
 
-One page per job (issue 9), declared with `st.navigation`; each page is a file in `pages/`.
+One page per job (issue 9), declared with `st.navigation`; each page is a file in `views/`.
 The lake directory comes from `PAIJU_LAKE` (dashboard/common.py).
 """
 
@@ -19,12 +19,12 @@ from dashboard.common import lake_dir  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAGES = [
-    ("pages/overview.py", "Overview", ":material/dashboard:", "overview"),
-    ("pages/replay.py", "Replay", ":material/replay:", "replay"),
-    ("pages/winrates.py", "Win rates", ":material/trophy:", "winrates"),
-    ("pages/fans.py", "Fans and scores", ":material/bar_chart:", "fans"),
-    ("pages/lab.py", "House-rules lab", ":material/science:", "lab"),
-    ("pages/quality.py", "Data quality", ":material/rule:", "quality"),
+    ("views/overview.py", "Overview", ":material/dashboard:", "overview"),
+    ("views/replay.py", "Replay", ":material/replay:", "replay"),
+    ("views/winrates.py", "Win rates", ":material/trophy:", "winrates"),
+    ("views/fans.py", "Fans and scores", ":material/bar_chart:", "fans"),
+    ("views/lab.py", "House-rules lab", ":material/science:", "lab"),
+    ("views/quality.py", "Data quality", ":material/rule:", "quality"),
 ]
 
 st.set_page_config(page_title="Paiju", page_icon="🀄", layout="wide")

@@ -100,7 +100,7 @@ def guarded(fn: Callable[[], T]) -> T | None:
     except LakeUnavailable as e:
         st.info(str(e), icon="🗄️")
     except Exception as e:  # the page must stay up whatever the data holds
-        st.error(f"could not read the lake: {type(e).__name__}: {e}", icon="⚠️")
+        st.error(f"this page could not be drawn: {type(e).__name__}: {e}", icon="⚠️")
     return None
 
 

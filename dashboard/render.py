@@ -21,13 +21,19 @@ SUIT_GLYPH: dict[str, tuple[str, str]] = {
     "d": ("♦", "#c8102e"),
 }
 RANK_LABEL = {"T": "10"}
-JOKER: dict[str, tuple[str, str]] = {"BJ": ("小王", "#1a1a1a"), "RJ": ("大王", "#c8102e")}
-TILE_SUIT: dict[str, tuple[str, str]] = {
-    "m": ("万", "#b3261e"),  # characters: red
-    "p": ("筒", "#1f4e9c"),  # dots: blue
-    "s": ("条", "#1e7b34"),  # bamboo: green
+JOKER: dict[str, tuple[str, str]] = {"BJ": ("小王 small joker", "#1a1a1a"), "RJ": ("大王 big joker", "#c8102e")}
+TILE_SUIT: dict[str, tuple[str, str, str, str]] = {
+    # suit letter → (Chinese name for the tooltip, ink colour, face tint, suit mark)
+    "m": ("万", "#b3261e", "#fdf1ee", "m"),  # characters: red
+    "p": ("筒", "#1f4e9c", "#eef3fd", "●"),  # dots: blue
+    "s": ("条", "#1e7b34", "#eefaf0", "‖"),  # bamboo: green
 }
-TILE_NUM = "一二三四五六七八九"
+HONG_ZHONG_SVG = (
+    '<svg width="18" height="22" viewBox="0 0 18 22" aria-label="红中">'
+    '<rect x="2" y="6" width="14" height="9" fill="none" stroke="#c8102e" stroke-width="2.4"/>'
+    '<line x1="9" y1="1" x2="9" y2="21" stroke="#c8102e" stroke-width="2.6"/></svg>'
+)
+"""红中 drawn as strokes (a box crossed by a vertical), so it needs no CJK font."""
 
 CSS = """
 <style>
@@ -57,41 +63,46 @@ def card_html(card: str, *, laizi: str | None = None) -> str:
     """One card glyph: rank over suit, red for hearts/diamonds and the red joker."""
     if card in JOKER:
         label, colour = JOKER[card]
-        inner = f"{label[0]}<small>{label[1]}</small>"
+        title, inner = f"{card} {label}", "JK<small>★</small>"
     elif card in CARD_SET:
-        rank, suit = card[0], card[1]
-        sym, colour = SUIT_GLYPH[suit]
-        inner = f"{RANK_LABEL.get(rank, rank)}<small>{sym}</small>"
+        sym, colour = SUIT_GLYPH[card[1]]
+        title, inner = card, f"{RANK_LABEL.get(card[0], card[0])}<small>{sym}</small>"
     else:
         return f'<span class="pj-card pj-back" title="{html.escape(card)}">?</span>'
     cls = "pj-card pj-laizi" if laizi and card[0] == laizi else "pj-card"
-    return f'<span class="{cls}" data-card="{card}" title="{card}" style="color:{colour}">{inner}</span>'
+    return f'<span class="{cls}" data-card="{card}" title="{title}" style="color:{colour}">{inner}</span>'
 
 
 def tile_html(tile: str) -> str:
-    """One tile glyph: Chinese numeral over the suit character; 7z is a red 中."""
+    """One tile glyph: the number over the suit mark, ink and face tinted by suit; 7z is a red 中.
+
+    Only Latin digits and DejaVu symbols are used (the Chinese name is in the tooltip), so the
+    tiles read the same on a machine without CJK fonts.
+    """
     if tile == "7z":
-        return f'<span class="pj-tile" data-tile="{tile}" title="{tile} 红中" style="color:#c8102e">中</span>'
+        return f'<span class="pj-tile" data-tile="{tile}" title="7z 红中">{HONG_ZHONG_SVG}</span>'
     if tile in TILE_SET:
-        n, suit = int(tile[0]), tile[1]
-        ch, colour = TILE_SUIT[suit]
+        n, suit = tile[0], tile[1]
+        name, ink, tint, mark = TILE_SUIT[suit]
         return (
-            f'<span class="pj-tile" data-tile="{tile}" title="{tile}" style="color:{colour}">'
-            f"{TILE_NUM[n - 1]}<small>{ch}</small></span>"
+            f'<span class="pj-tile" data-tile="{tile}" title="{tile} {n}{name}" '
+            f'style="color:{ink};background:{tint}">{n}<small>{mark}</small></span>'
         )
     return f'<span class="pj-tile pj-back" title="{html.escape(tile)}">?</span>'
 
 
-def glyph(x: str, *, laizi: str | None = None) -> str:
-    """A card or a tile, whichever the string is."""
-    if x in TILE_SET and x not in CARD_SET:
+def glyph(x: str, *, tiles: bool = False, laizi: str | None = None) -> str:
+    """A tile (mahjong games: `tiles=True`, since `3s` is both a card and a tile) or a card."""
+    if tiles or (x in TILE_SET and x not in CARD_SET):
         return tile_html(x)
     return card_html(x, laizi=laizi)
 
 
-def row_html(items: Iterable[str], *, laizi: str | None = None, empty: str = "—", attrs: str = "") -> str:
+def row_html(
+    items: Iterable[str], *, tiles: bool = False, laizi: str | None = None, empty: str = "—", attrs: str = ""
+) -> str:
     """A wrapped row of glyphs (`attrs` adds e.g. `data-seat="0"` to the row)."""
-    parts = [glyph(str(x), laizi=laizi) for x in items]
+    parts = [glyph(str(x), tiles=tiles, laizi=laizi) for x in items]
     if not parts:
         return f'<div class="pj-row" {attrs}><span class="pj-empty">{html.escape(empty)}</span></div>'
     return f'<div class="pj-row" {attrs}>{"".join(parts)}</div>'
@@ -104,8 +115,8 @@ def melds_html(melds: Sequence[Mapping[str, Any]] | None) -> str:
     out = []
     for m in melds:
         kind = html.escape(str(m.get("kind", "")))
-        tiles = "".join(glyph(str(t)) for t in m.get("tiles", []))
-        out.append(f'<span class="pj-meld" title="{kind}">{tiles}</span>')
+        faces = "".join(tile_html(str(t)) for t in m.get("tiles", []))
+        out.append(f'<span class="pj-meld" title="{kind}">{faces}</span>')
     return f'<div class="pj-row">{"".join(out)}</div>'
 
 

@@ -20,6 +20,11 @@ from events.errors import ContractError
 
 SEAT_KEYS = ("hands", "melds", "discards")
 """View keys holding one entry per seat, drawn in the seat rows."""
+PER_SEAT_TAGS = (
+    "void", "won", "plays", "cards_left", "categories", "call", "seen", "active", "out", "contributions",
+    "pass_locks", "tian_ting", "ting", "dingque", "baodan",
+)  # fmt: skip
+"""View keys that, when they hold one value per seat, are drawn as tags on the seat rows."""
 CENTRE_KEYS = ("trick", "last_play", "pot", "wall_left", "bombs", "multiplier", "laizi", "landlord", "bottom")
 
 
@@ -84,7 +89,7 @@ def _cards_of(x: Any) -> list[str] | None:
     return None
 
 
-def _centre_value(key: str, value: Any, laizi: str | None) -> str:
+def _centre_value(key: str, value: Any, laizi: str | None, tiles: bool) -> str:
     cards = _cards_of(value)
     if cards is not None:
         who = f"seat {value['seat']} " if isinstance(value, Mapping) and "seat" in value else ""
@@ -92,20 +97,26 @@ def _centre_value(key: str, value: Any, laizi: str | None) -> str:
         if isinstance(value, Mapping):
             rest = {k: v for k, v in value.items() if k not in ("seat", "cards", "tiles")}
             extra = f" <small>{render.text_of(json.dumps(rest, ensure_ascii=False))}</small>" if rest else ""
-        return f"<b>{key}</b> {who}{render.row_html(cards, laizi=laizi)}{extra}"
+        return f"<b>{key}</b> {who}{render.row_html(cards, tiles=tiles, laizi=laizi)}{extra}"
     if isinstance(value, list) and value and all(_cards_of(v) is not None for v in value):
-        rows = "".join(_centre_value(f"{key}[{i}]", v, laizi) for i, v in enumerate(value))
+        rows = "".join(_centre_value(f"{key}[{i}]", v, laizi, tiles) for i, v in enumerate(value))
         return rows
     return f"<b>{key}</b>: {render.text_of(json.dumps(value, ensure_ascii=False, default=str))}"
 
 
-def table_html(view: Mapping[str, Any], players: Sequence[str], dealer: int | None) -> str:
-    """The table at one step: a row per seat (hand, melds, discards), then the centre."""
+def table_html(view: Mapping[str, Any], players: Sequence[str], dealer: int | None, *, tiles: bool = False) -> str:
+    """The table at one step: a row per seat (hand, melds, discards), then the centre.
+
+    `tiles`: draw strings as mahjong tiles (a mahjong game), else as cards.
+    """
     laizi = view.get("laizi") if isinstance(view.get("laizi"), str) else None
     turn = view.get("turn")
     landlord = view.get("landlord")
     hands = view.get("hands") or []
     n = max(len(players), len(hands))
+    if isinstance(view.get("dealer"), int):
+        dealer = view["dealer"]
+    per_seat = [k for k in PER_SEAT_TAGS if isinstance(view.get(k), list) and len(view[k]) == n]
     out = [render.CSS]
     out.append(
         f'<div class="pj-phase">phase <b>{render.text_of(view.get("phase", "?"))}</b> · turn '
@@ -118,33 +129,34 @@ def table_html(view: Mapping[str, Any], players: Sequence[str], dealer: int | No
             tags.append("dealer")
         if landlord == seat:
             tags.append("landlord")
-        for key in view:
-            if key.endswith("_by_seat") or key in ("voids", "dingque", "won", "folded", "looked", "ting"):
-                v = _per_seat(view, key, seat)
-                if v not in (None, False, "", 0):
-                    tags.append(f"{key}: {v}" if v is not True else key)
+        for key in per_seat:
+            v = view[key][seat]
+            if v is True:
+                tags.append(key)
+            elif v and v != -1:
+                tags.append(f"{key}: {' '.join(map(str, v)) if isinstance(v, list) else v}")
         cls = "pj-seat pj-turn" if turn == seat else "pj-seat"
         tag_html = "".join(f'<span class="pj-tag">{render.text_of(t)}</span>' for t in tags)
         hand = _per_seat(view, "hands", seat) or []
         parts = [f'<div class="{cls}" data-seat="{seat}"><b>seat {seat}</b> {render.text_of(name)}{tag_html}']
-        parts.append(render.row_html(hand, laizi=laizi, empty="no cards", attrs=f'data-hand="{seat}"'))
+        parts.append(render.row_html(hand, tiles=tiles, laizi=laizi, empty="no cards", attrs=f'data-hand="{seat}"'))
         melds = _per_seat(view, "melds", seat)
         if melds:
             parts.append(render.melds_html(melds))
         discards = _per_seat(view, "discards", seat)
         if discards:
-            parts.append('<div style="font-size:11px;color:#666">discards</div>' + render.row_html(discards))
+            parts.append(
+                '<div style="font-size:11px;color:#666">discards</div>' + render.row_html(discards, tiles=tiles)
+            )
         parts.append("</div>")
         out.append("".join(parts))
     centre = [
-        _centre_value(k, view[k], laizi)
-        for k in view
-        if k not in (*SEAT_KEYS, "phase", "turn") and view[k] is not None and k in CENTRE_KEYS
+        _centre_value(k, view[k], laizi, tiles) for k in view if k in CENTRE_KEYS and view[k] not in (None, [], {})
     ]
     other = [
         f"<b>{render.text_of(k)}</b>: {render.text_of(json.dumps(v, ensure_ascii=False, default=str))}"
         for k, v in view.items()
-        if k not in (*SEAT_KEYS, *CENTRE_KEYS, "phase", "turn") and not k.endswith("_by_seat")
+        if k not in (*SEAT_KEYS, *CENTRE_KEYS, *per_seat, "phase", "turn", "dealer") and v not in (None, [], {})
     ]
     if centre or other:
         out.append('<div class="pj-seat" style="background:#f6f6f6">' + "<br>".join(centre + other) + "</div>")

@@ -31,7 +31,7 @@ def _app(monkeypatch: pytest.MonkeyPatch, lake_dir: str, page: str | None = None
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
     if page is not None:
-        at.switch_page(f"pages/{page}.py")
+        at.switch_page(f"views/{page}.py")
         for k, v in params.items():
             at.query_params[k] = v
         at.run()

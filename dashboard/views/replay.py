@@ -13,6 +13,7 @@ import streamlit as st
 from dashboard import render
 from dashboard import replay_view as rv
 from dashboard.common import guarded, match_lines, query
+from events.notation import MAHJONG_GAMES
 
 STEP = "replay_step"
 
@@ -89,13 +90,15 @@ def body() -> None:
 
     game_id = result.game or "?"
     status = result.status
-    chain = {True: "hash chain verifies ✅", False: "hash chain BROKEN ❌", None: "no hashes"}[result.chain_ok]
+    chain = {True: "hash chain verifies ✓", False: "hash chain BROKEN ✗", None: "no hashes"}[result.chain_ok]
     st.subheader(f"{match_id}")
     st.markdown(
         f"**{game_id}** · status **{status}** · {len(steps)} steps · {chain} · players "
         + ", ".join(f"{i}: `{p}`" for i, p in enumerate(loaded.players))
-        + (f" · rules `{json.dumps(result.rules, ensure_ascii=False)}`" if result.rules else "")
     )
+    if result.rules:
+        with st.expander(f"rules: preset `{result.rules.get('preset', 'standard')}`"):
+            st.json(result.rules)
     err_at = loaded.error_step
     if result.error:
         e = result.error
@@ -104,12 +107,12 @@ def body() -> None:
         st.error("the hash chain does not verify: the log was edited after it was written (events.md §5)")
 
     c = st.columns([1, 1, 1, 1, 1.4])
-    c[0].button("⏮ first", key="first", on_click=_set_step, args=(0,), width="stretch")
-    c[1].button("◀ back", key="back", on_click=_move, args=(-1, last), width="stretch")
-    c[2].button("forward ▶", key="forward", on_click=_move, args=(1, last), width="stretch")
-    c[3].button("last ⏭", key="last", on_click=_set_step, args=(last,), width="stretch")
+    c[0].button("« first", key="first", on_click=_set_step, args=(0,), width="stretch")
+    c[1].button("‹ back", key="back", on_click=_move, args=(-1, last), width="stretch")
+    c[2].button("forward ›", key="forward", on_click=_move, args=(1, last), width="stretch")
+    c[3].button("last »", key="last", on_click=_set_step, args=(last,), width="stretch")
     if err_at is not None:
-        c[4].button(f"⚠ jump to the error (step {err_at})", key="to_error", on_click=_set_step, args=(err_at,))
+        c[4].button(f"jump to the error (step {err_at})", key="to_error", on_click=_set_step, args=(err_at,))
     if last > 0:
         st.slider("Step", 0, last, key=STEP)
     k = int(st.session_state[STEP])
@@ -134,7 +137,8 @@ def body() -> None:
         if view is None:
             st.info("no table yet: the deal is step 1")
         else:
-            st.markdown(rv.table_html(view, loaded.players, loaded.dealer), unsafe_allow_html=True)
+            tiles = game_id in MAHJONG_GAMES
+            st.markdown(rv.table_html(view, loaded.players, loaded.dealer, tiles=tiles), unsafe_allow_html=True)
     with right:
         st.markdown("**Event at this step**")
         if step.event is not None:
