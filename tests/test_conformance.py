@@ -116,14 +116,14 @@ def test_corrupted_logs_are_refused_with_their_code(game_id: str, preset: str) -
     r = replay(plain[:3] + plain[4:])
     assert (r.status, r.error["code"], r.error["seq"]) == ("invalid", "seq_gap", 4)
     # an action after the end
-    last_action = plain[-2].to_dict()
-    extra = parse_event({**last_action, "seq": n - 1})
+    extra = parse_event({"match_id": plain[0].match_id, "seq": n - 1, "type": "forfeit", "seat": 0})
     settled = parse_event({**plain[-1].to_dict(), "seq": n})
     r = replay([*plain[:-1], extra, settled])
     assert (r.status, r.error["code"], r.error["seq"]) == ("invalid", "after_end", n - 1)
     # a different event at a stored seq
-    r = replay([*plain, parse_event({**plain[2].to_dict(), "type": "forfeit", "seat": 0})])
-    assert r.status == "invalid" and r.error["code"] in ("conflict",)
+    other = {"match_id": plain[2].match_id, "seq": 2, "type": "forfeit", "seat": 0, "reason": "conformance"}
+    r = replay([*plain, parse_event(other)])
+    assert (r.status, r.error["code"], r.error["seq"]) == ("invalid", "conflict", 2)
     # an edited event under a hash chain
     tampered = list(events)
     d = tampered[1].to_dict()
