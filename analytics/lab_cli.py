@@ -72,7 +72,9 @@ def _table(cmp: Comparison) -> None:
         t.add_row(*_cells(r), style="bold yellow" if r.significant else None)
     console.print(t)
     n = len(cmp.significant())
-    console.print(f"{n} significant difference{'s' if n != 1 else ''}: {', '.join(r.metric for r in cmp.significant()) or 'none'}")
+    console.print(
+        f"{n} significant difference{'s' if n != 1 else ''}: {', '.join(r.metric for r in cmp.significant()) or 'none'}"
+    )
 
 
 def _cells(r: Row) -> list[str]:
@@ -103,7 +105,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"\rsimulating… {f:.0%}", end="", file=sys.stderr, flush=True)
 
     try:
-        cmp = run_lab(args.game, a, b, args.matches, args.seed, workers=args.workers, alpha=args.alpha, progress=progress)
+        cmp = run_lab(
+            args.game, a, b, args.matches, args.seed, workers=args.workers, alpha=args.alpha, progress=progress
+        )
     except ValueError as e:
         raise UsageError(str(e)) from None
     if progress is not None:

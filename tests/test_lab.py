@@ -170,7 +170,9 @@ def test_paiju_lab_cli_json_and_bad_rules(capsys: pytest.CaptureFixture[str]) ->
     import paiju
 
     g = _a_game()
-    assert paiju.main(["lab", "--game", g, "--a", "standard", "--b", "{}", "--matches", "4", "--seed", "1", "--json"]) == 0
+    assert (
+        paiju.main(["lab", "--game", g, "--a", "standard", "--b", "{}", "--matches", "4", "--seed", "1", "--json"]) == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["a"]["matches"] == 4 and out["a"]["rules"] == {"preset": "standard"}
     assert {r["metric"] for r in out["rows"]} >= {"draw_rate", "money_mean", "dealer_delta_mean"}
