@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import re
 import zlib
 from collections.abc import Iterator
+from functools import cache
 from typing import IO, Any
 
 import pyarrow as pa
@@ -23,7 +25,7 @@ import pyarrow as pa
 from events.chain import canonical_json
 from events.codec import MAX_LINE_BYTES, parse_line
 from events.errors import ContractError
-from events.models import AnyEvent, MatchStarted
+from events.models import EVENT_TYPES, AnyEvent, MatchStarted
 from ingest.schema import schemas
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -47,9 +49,54 @@ def date_of(ts: str | None) -> str:
     return NO_DATE
 
 
+def _wire_names(model: type) -> dict[str, str]:
+    return {name: (f.alias or name) for name, f in model.model_fields.items()}  # type: ignore[attr-defined]
+
+
+_WIRE: dict[type, dict[str, str]] = {}
+
+
+def canonical_fields(ev: AnyEvent) -> dict[str, Any]:
+    """`ev.canonical_dict()` without pydantic's dump machinery (same result, ~20x faster):
+    the fields as written, by their wire names, without `hash`. Do not mutate the values."""
+    names = _WIRE.get(type(ev))
+    if names is None:
+        names = _WIRE[type(ev)] = _wire_names(type(ev))
+    d = ev.__dict__
+    return {names[k]: d[k] for k in ev.__pydantic_fields_set__ if k != "hash"}
+
+
 def canon_of(ev: AnyEvent) -> str:
     """SHA-256 of the event's canonical JSON without `hash` (the bytes the chain links)."""
-    return hashlib.sha256(canonical_json(ev.canonical_dict())).hexdigest()
+    return hashlib.sha256(canonical_json(canonical_fields(ev))).hexdigest()
+
+
+def stored_event(line: str | bytes) -> AnyEvent:
+    """An event from a line the lake already validated: built without re-validating (fast).
+
+    Only for lines read back from the lake's `events` table; anything else goes through
+    `parse_fast`.
+    """
+    obj = json.loads(line)
+    cls = EVENT_TYPES[obj["type"]]
+    defaults, by_wire = _construct_info(cls)
+    d = dict(defaults)
+    for k, v in obj.items():
+        d[by_wire.get(k, k)] = v
+    m = cls.__new__(cls)
+    object.__setattr__(m, "__dict__", d)
+    object.__setattr__(m, "__pydantic_fields_set__", {by_wire.get(k, k) for k in obj})
+    object.__setattr__(m, "__pydantic_extra__", None)
+    object.__setattr__(m, "__pydantic_private__", None)
+    return m  # type: ignore[no-any-return]
+
+
+@cache
+def _construct_info(cls: type) -> tuple[dict[str, Any], dict[str, str]]:
+    """(field defaults in declaration order, wire name → field name) of an event model."""
+    fields = cls.model_fields  # type: ignore[attr-defined]
+    defaults = {name: f.default for name, f in fields.items()}
+    return defaults, {(f.alias or name): name for name, f in fields.items()}
 
 
 # ------------------------------------------------------------------ reading files
