@@ -137,11 +137,12 @@ def simulate(
 
 
 @contextmanager
-def open_output(path: str) -> Iterator[IO[str]]:
-    """A text stream writing `path` (gzip when it ends in .gz, with a fixed header for identical bytes)."""
+def open_output(path: str, *, gz: bool | None = None) -> Iterator[IO[str]]:
+    """A text stream writing `path`; gzip (when `gz`, by default when it ends in .gz) with a fixed
+    header (no name, mtime 0) so that the same content always gives the same bytes."""
     with ExitStack() as stack:
         raw: IO[bytes] = stack.enter_context(open(path, "wb"))
-        if path.endswith(".gz"):
+        if path.endswith(".gz") if gz is None else gz:
             raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0))
         yield stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
 
@@ -161,7 +162,7 @@ def write_simulation(
     n_events = 0
     done = 0
     try:
-        with open_output(tmp) as out:
+        with open_output(tmp, gz=path.endswith(".gz")) as out:
             for text in simulate_lines(game_id, rules, matches, seed, workers=workers):
                 out.write(text)
                 n_events += text.count("\n")
