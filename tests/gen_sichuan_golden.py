@@ -14,11 +14,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sichuan_builder import Builder  # noqa: E402
+from sichuan_builder import Builder
 
-from engine.mahjong.sichuan import ting_value  # noqa: E402
-from engine.replay import replay  # noqa: E402
-from events.codec import parse_line  # noqa: E402
+from engine.mahjong.sichuan import ting_value
+from engine.replay import replay
+from events.codec import parse_line
 
 OUT = Path(__file__).resolve().parent / "data" / "golden"
 
