@@ -32,7 +32,7 @@ is positive (events.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -282,7 +282,7 @@ class PaoDeKuai:
                 raise Illegal(
                     "must_play",
                     f"PDK-R9 有大必出: seat {seat} can beat {describe(top.move)} {_short(top.cards)} "
-                    f"(e.g. {_short(example)}) and may not pass",
+                    f"(e.g. {_short(mv.pick_cards(state.hands[seat], example))}) and may not pass",
                 )
         turn = (seat + 1) % N_SEATS
         last = {"seat": seat, "action": "pass"}
@@ -334,41 +334,39 @@ class PaoDeKuai:
 
     # ------------------------------------------------------------------ what may happen now
 
-    def _beating_plays(self, state: State, seat: int) -> Any:
-        """Card tuples of every play that would be legal now for `seat` following the top move."""
+    def _beating_plays(self, state: State, seat: int) -> Iterator[tuple[int, ...]]:
+        """Count vectors of every play that would be legal now for `seat` following the top move."""
         assert state.top is not None  # only called while following
-        hand = state.hands[seat]
-        counts = _hand_counts(hand)
+        counts = _hand_counts(state.hands[seat])
         for c in mv.beating_counts(counts, state.top.move, state.rules.short_trio_last):
-            if not self._baodan_ok(state, seat, counts, c):
-                continue
-            yield mv.pick_cards(hand, c)
+            if self._baodan_ok(state, seat, counts, c):
+                yield c
 
     def _baodan_ok(self, state: State, seat: int, hand_counts: tuple[int, ...], play: tuple[int, ...]) -> bool:
         if sum(play) != 1 or not _baodan_active(state, seat):
             return True
         return play.index(1) == mv.highest_rank(hand_counts)
 
-    def legal_plays(self, state: State) -> list[tuple[int, ...]]:
-        """Every legal play of the seat to act (one card choice per rank multiset)."""
+    def legal_counts(self, state: State) -> list[tuple[int, ...]]:
+        """Every legal play of the seat to act, as rank-count vectors (the bot's candidates)."""
         if state.finished:
             return []
         seat = state.turn
-        hand = state.hands[seat]
         if state.top is not None:
             return list(self._beating_plays(state, seat))
-        counts = _hand_counts(hand)
+        counts = _hand_counts(state.hands[seat])
         need3s = state.rules.first_play_3s and state.first_match and not state.led
-        out = []
-        for c in mv.all_counts(counts):
-            if need3s and c[0] == 0:
-                continue
-            if not self._baodan_ok(state, seat, counts, c):
-                continue
-            out.append(mv.pick_cards(hand, c))
-        return out
+        return [
+            c for c in mv.all_counts(counts) if not (need3s and c[0] == 0) and self._baodan_ok(state, seat, counts, c)
+        ]
+
+    def legal_plays(self, state: State) -> list[tuple[int, ...]]:
+        """Every legal play of the seat to act as card ids (the lowest cards of each rank)."""
+        hand = state.hands[state.turn]
+        return [mv.pick_cards(hand, c) for c in self.legal_counts(state)]
 
     def pass_legal(self, state: State, plays: list[tuple[int, ...]] | None = None) -> bool:
+        """PDK-R7/R9: `plays` = the legal plays when already known."""
         if state.finished or state.top is None:
             return False
         if not state.rules.must_beat:

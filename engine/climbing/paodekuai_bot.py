@@ -18,7 +18,7 @@ by construction) and scores each by the hand it leaves:
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
@@ -30,67 +30,73 @@ if TYPE_CHECKING:
 
 def _rest_moves(c: tuple[int, ...]) -> int:
     """Moves for cards with no chains: bombs, trios (+ 2 singles, 1 single or 1 pair), pairs, singles."""
-    quads = sum(1 for x in c if x == 4)
-    trios = sum(1 for x in c if x == 3)
-    pairs = sum(1 for x in c if x == 2)
-    singles = sum(1 for x in c if x == 1)
-    moves = quads + trios + pairs + singles
+    trios, pairs, singles = c.count(3), c.count(2), c.count(1)
+    moves = c.count(4) + trios + pairs + singles
     two = min(trios, singles // 2)
     moves -= 2 * two
     t = trios - two
-    s = singles - 2 * two
-    if s and t:
+    if singles - 2 * two and t:
         moves -= 1
         t -= 1
-    moves -= min(t, pairs)
-    return moves
+    return moves - min(t, pairs)
+
+
+_UNITS = ((1, 5), (2, 2), (3, 2))
+"""(cards per rank, shortest chain) of straights, pair straights and planes (section 4.1)."""
 
 
 def _chains(c: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every straight (5+), pair straight (2+ pairs) and plane (2+ trios) inside `c`."""
+    """The chains worth trying in `c`: every straight (5+), pair straight (2+) and plane (2+) that
+    starts where a run of ranks starts or ends where it ends (a middle piece never saves a move)."""
     out = []
-    for unit, least in ((1, 5), (2, 2), (3, 2)):
-        for lo in range(mv.CHAIN_TOP + 1):
-            hi = lo
-            while hi <= mv.CHAIN_TOP and c[hi] >= unit:
-                if hi - lo + 1 >= least:
-                    t = list(c)
-                    for r in range(lo, hi + 1):
-                        t[r] -= unit
-                    out.append(tuple(t))
-                hi += 1
+    top = mv.CHAIN_TOP
+    for unit, least in _UNITS:
+        r = 0
+        while r <= top:
+            if c[r] < unit:
+                r += 1
+                continue
+            a = r
+            while r + 1 <= top and c[r + 1] >= unit:
+                r += 1
+            b = r
+            r += 1
+            if b - a + 1 < least:
+                continue
+            spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
+            for lo, hi in spans:
+                t = list(c)
+                for k in range(lo, hi + 1):
+                    t[k] -= unit
+                out.append(tuple(t))
     return out
 
 
-@cache
+@lru_cache(maxsize=400_000)
 def moves_left(c: tuple[int, ...]) -> int:
-    """The fewest moves that shed these cards (a heuristic lower bound search, cached)."""
-    if not any(c):
-        return 0
+    """The fewest moves that shed these cards (a heuristic search over chains, cached)."""
     best = _rest_moves(c)
+    if best <= 1:
+        return best
     for rest in _chains(c):
         best = min(best, 1 + moves_left(rest))
     return best
 
 
-def _cost(state: State, seat: int, hand: tuple[int, ...], play: tuple[int, ...], leading: bool) -> float:
-    hc = mv.counts_of(hand)
-    pc = mv.counts_of(play)
+def _cost(state: State, seat: int, hc: tuple[int, ...], pc: tuple[int, ...], opp_low: int) -> float:
     rest = tuple(a - b for a, b in zip(hc, pc, strict=True))
-    kind, _, key = (
-        mv.lead_reading(pc) if state.top is None else (mv.beat_reading(pc, state.top.move, True) or ("", 0, 0))
-    )
+    top = state.top
+    kind, _, key = mv.lead_reading(pc) if top is None else (mv.beat_reading(pc, top.move, True) or ("", 0, 0))
     cost = 100.0 * moves_left(rest) + 4 * key
-    opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
     if kind == "bomb":
         if opp_low > 3:
             cost += 60 if state.rules.bomb_pay == "immediate" else 120
     elif any(hc[r] == 4 and 0 < pc[r] < 4 for r in range(mv.N_RANKS)):
         cost += 80
-    if leading and kind == "solo" and len(state.hands[(seat + 1) % 3]) == 1:
-        cost += 150
-    if leading:
-        cost -= len(play)  # among equals, shed more cards
+    if top is None:
+        if kind == "solo" and len(state.hands[(seat + 1) % 3]) == 1:
+            cost += 150
+        cost -= sum(pc)  # among equals, shed more cards
     return cost
 
 
@@ -98,25 +104,22 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
     """The next `play` / `pass` of the seat to act."""
     seat = state.turn
     hand = state.hands[seat]
-    plays = game.legal_plays(state)
-    can_pass = game.pass_legal(state, plays)
-    for p in plays:
-        if len(p) == len(hand):
-            return _play(seat, p)
+    hc = mv.counts_of(hand)
+    plays = game.legal_counts(state)
     if not plays:
         return {"type": "pass", "seat": seat}
-    leading = state.top is None
-    scored = [(_cost(state, seat, hand, p, leading), i) for i, p in enumerate(plays)]
+    for p in plays:
+        if p == hc:
+            return _play(seat, hand, p)
+    opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
+    scored = [(_cost(state, seat, hc, p, opp_low), i) for i, p in enumerate(plays)]
     low = min(s for s, _ in scored)
     ties = [i for s, i in scored if s == low]
     pick = plays[ties[0] if len(ties) == 1 else rng.choice(ties)]
-    if can_pass:
-        hold = 100.0 * moves_left(mv.counts_of(hand))
-        opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
-        if opp_low > 2 and low >= hold:
-            return {"type": "pass", "seat": seat}
-    return _play(seat, pick)
+    if game.pass_legal(state, plays) and opp_low > 2 and low >= 100.0 * moves_left(hc):
+        return {"type": "pass", "seat": seat}
+    return _play(seat, hand, pick)
 
 
-def _play(seat: int, cards: tuple[int, ...]) -> dict[str, Any]:
-    return {"type": "play", "seat": seat, "cards": [CARD_NAME[c] for c in cards]}
+def _play(seat: int, hand: tuple[int, ...], counts: tuple[int, ...]) -> dict[str, Any]:
+    return {"type": "play", "seat": seat, "cards": [CARD_NAME[c] for c in mv.pick_cards(hand, counts)]}

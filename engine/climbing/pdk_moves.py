@@ -18,7 +18,7 @@ no rocket.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.climbing import moves as M
 
@@ -75,13 +75,13 @@ def highest_rank(counts: tuple[int, ...]) -> int:
     raise ValueError("empty hand")
 
 
-@cache
+@lru_cache(maxsize=1 << 17)
 def readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
     """Every reading of a play (sections 4.1/4.2); empty when it is no move."""
     return tuple((m.type, m.length, m.key) for m in M.classify_all(counts, pdk_move_rules()))
 
 
-@cache
+@lru_cache(maxsize=1 << 17)
 def lead_reading(counts: tuple[int, ...]) -> Reading:
     """Section 4.3: the longest trio chain, then the highest key (other plays have one reading)."""
     m = M.classify(counts, pdk_move_rules())
@@ -107,7 +107,7 @@ def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=1 << 17)
 def beat_reading(counts: tuple[int, ...], top: Reading, short_ok: bool = False) -> Reading | None:
     """B1/B2 (and `short_trio_last` when `short_ok`): the reading recorded when the play beats
     `top`, with the highest key that does; None when it does not beat."""
@@ -131,13 +131,13 @@ def _top_move(top: Reading) -> M.Move:
     return M.Move(kind, n, key, M.LEVEL_BOMB if kind == "bomb" else M.LEVEL_NONE, ())
 
 
-@cache
+@lru_cache(maxsize=1 << 17)
 def all_counts(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct play (count vector) that can be made from `hand`, leading."""
     return tuple(dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules())))
 
 
-@cache
+@lru_cache(maxsize=1 << 17)
 def beating_counts(hand: tuple[int, ...], top: Reading, short_ok: bool = False) -> tuple[tuple[int, ...], ...]:
     """Every distinct play from `hand` that beats `top` (B1–B3, and the short last play when
     `short_ok`): the top's type first by rising key, then the bombs."""
