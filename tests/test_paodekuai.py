@@ -361,6 +361,15 @@ def test_must_play_when_leading_and_under_must_beat() -> None:
     assert r.status == "incomplete" and r.error is None
 
 
+def test_bad_field_seat_out_of_range_and_wrong_player_count() -> None:
+    e = load("e2_bomb_paid_at_once_one_card_exempt")
+    e[4]["seat"] = 3
+    _refused(e, 4, "bad_field", "seat 3")
+    e = load("e2_bomb_paid_at_once_one_card_exempt")
+    e[0]["players"] = ["ann", "bo", "cy", "di"]
+    _refused(e, 0, "bad_field", "3 players")
+
+
 def test_wrong_phase_and_after_end() -> None:
     e = load("e1_guan_men_both_losers")
     e[2] = {"match_id": "pdk-e1", "seq": 2, "type": "bid", "seat": 1, "value": 1}

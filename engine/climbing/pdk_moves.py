@@ -7,7 +7,7 @@ Pao De Kuai adds on top is here:
 - B2: a follow is recorded with the highest key among its readings of the top's signature;
 - the `short_trio_last` option (a hand-emptying trio / winged plane with fewer kickers, B3);
 - `pick_cards`: the concrete cards of a count vector (lowest card ids first, so `3s` first).
-Look-ups are cached on the count vectors (`functools.cache`).
+Look-ups are cached on the count vectors (bounded `functools.lru_cache`).
 
 The vocabulary as data (section 4.1): kickers are any cards (`kick_disjoint=False`, so the 4th card
 of a main rank may be a kicker: 4+1 reads as `trio_two`, `33334444` as `plane_n_wings`), except for
