@@ -5,12 +5,11 @@ Three players, the 48-card deck (no jokers, no `2h 2c 2d`, no `As`), 16 cards ea
 holder whose first play must contain `3s` (PDK-R4). The engine enforces 报单 (PDK-R10), 有大必出
 (PDK-R9), pays bombs at the moment of the play (P1), settles 关门 (P2) and forfeits (P4).
 
-Cards are the ints of `engine.cards` (rank * 4 + suit, rank 0..12 = `3..2`); the move layer works on
-13-slot rank-count tuples, with look-ups cached by `functools.cache`. The move layer
-(`engine.climbing.pdk_moves`) is a thin adapter over the shared climbing-game vocabulary: Pao De
-Kuai's kicker rules (any cards, the 4th card of a main rank allowed), its `trio_one`/`trio_two`,
-`four_two`/`four_three` and N / 2N-wing planes are not Dou Dizhu's, so the classification of its
-section 4 lives there.
+Cards are the ints of `engine.cards` (rank * 4 + suit, rank 0..12 = `3..2`); moves are rank-count
+vectors of the shared climbing engine (`engine.climbing.moves`): `engine.climbing.pdk_moves` states
+section 4 as one `MoveRules` value (kickers are any cards, the 4th card of a main rank included;
+`trio_one`/`trio_two`, `four_two`/`four_three`, N / 2N-wing planes; bombs 3..K; no rocket) and adds
+what Pao De Kuai needs on top (B2's highest beating key, the `short_trio_last` option).
 
 Choices where the rule file is silent (recorded here, PDK-7):
 - a `play` carrying an `as` field is refused `illegal_move` (PDK-R5: there are no wild cards);
@@ -124,7 +123,7 @@ def _names(cards: tuple[int, ...] | list[int]) -> list[str]:
 
 
 def _short(cards: tuple[int, ...] | list[int]) -> str:
-    return "".join(CARD_NAME[c] for c in cards)
+    return " ".join(CARD_NAME[c] for c in cards)
 
 
 def describe(move: mv.Reading) -> str:
