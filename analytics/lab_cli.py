@@ -57,24 +57,26 @@ def _fmt(x: float, kind: str) -> str:
 
 def _table(cmp: Comparison) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
     for s in (cmp.a, cmp.b):
-        line = f"[bold]{s.label}[/] {json.dumps(s.rules, ensure_ascii=False)}: {s.finished}/{s.matches} finished"
+        line = (
+            f"[bold]{s.label}[/] {escape(json.dumps(s.rules, ensure_ascii=False))}: {s.finished}/{s.matches} finished"
+        )
         if s.failed:
-            line += f", [red]{s.failed} failed[/] ({s.first_error})"
+            line += f", [red]{s.failed} failed[/] ({escape(str(s.first_error))})"
         console.print(line)
     t = Table(title=f"house-rules lab (95% intervals, Holm at α={cmp.alpha})")
     for col in ("metric", "A", "A 95% CI", "B", "B 95% CI", "B − A", "p", "sig"):
-        t.add_column(col, justify="left" if col == "metric" else "right")
+        t.add_column(col, justify="left" if col == "metric" else "right", no_wrap=True, overflow="fold")
     for r in cmp.rows:
-        t.add_row(*_cells(r), style="bold yellow" if r.significant else None)
+        t.add_row(*(escape(c) for c in _cells(r)), style="bold yellow" if r.significant else None)
     console.print(t)
     n = len(cmp.significant())
-    console.print(
-        f"{n} significant difference{'s' if n != 1 else ''}: {', '.join(r.metric for r in cmp.significant()) or 'none'}"
-    )
+    names = ", ".join(r.metric for r in cmp.significant()) or "none"
+    console.print(f"{n} significant difference{'s' if n != 1 else ''}: {escape(names)}")
 
 
 def _cells(r: Row) -> list[str]:

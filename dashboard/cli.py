@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dashboard.common import LAKE_ENV
+from dashboard import LAKE_ENV
 from paiju import UsageError
 
 APP = Path(__file__).resolve().parent / "app.py"

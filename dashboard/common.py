@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-LAKE_ENV = "PAIJU_LAKE"
+from dashboard import LAKE_ENV
+
 TTL = 30
 T = TypeVar("T")
 
