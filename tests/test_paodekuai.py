@@ -124,6 +124,25 @@ EXPECTED: dict[str, tuple[list[int], list[int], list[dict[str, Any]]]] = {
             {"kind": "cards_left", "seat": 1, "from": 2, "points": 11, "cards": 11},
         ],
     ),
+    # option goldens (not worked examples of the file; deltas computed by hand from P1-P4)
+    "short_trio_last_final_trio": (
+        [-32, 42, -10],
+        [1],
+        [
+            {"kind": "guan_men", "seat": 1, "from": 0, "points": 32, "cards": 16, "factor": 2},
+            {"kind": "cards_left", "seat": 1, "from": 2, "points": 10, "cards": 10},
+        ],
+    ),
+    "if_unbeaten_bomb_over_bomb_forfeit": (
+        [-74, 22, 52],
+        [1, 2],
+        [
+            {"kind": "bomb", "seat": 2, "from": 0, "points": 10, "rank": "T", **B},
+            {"kind": "bomb", "seat": 2, "from": 1, "points": 10, "rank": "T", **B},
+            {"kind": "forfeit", "seat": 1, "from": 0, "points": 32, "cards": 16, "factor": 2},
+            {"kind": "forfeit", "seat": 2, "from": 0, "points": 32, "cards": 16, "factor": 2},
+        ],
+    ),
 }
 
 
@@ -179,6 +198,25 @@ def test_example_under_options(name: str, options: dict[str, Any], deltas: list[
     assert r.status == "finished", r.error
     assert r.deltas == deltas
     assert sum(r.deltas) == 0
+
+
+def test_short_trio_last_golden_needs_its_option() -> None:
+    e = load("short_trio_last_final_trio")
+    _refused(with_rules(e, short_trio_last=False), 11, "does_not_beat", "trio_two 8")
+    # with the option off seat 1 cannot beat, so its pass is legal under must-beat
+    off = with_rules(e, short_trio_last=False)
+    off[11] = {k: v for k, v in off[11].items() if k != "cards"} | {"type": "pass"}
+    assert run(off).status == "incomplete"
+
+
+def test_if_unbeaten_golden_under_other_options() -> None:
+    e = load("if_unbeaten_bomb_over_bomb_forfeit")
+    assert run(with_rules(e, bomb_pay="immediate")).deltas == [-84, 42, 42]
+    assert run(with_rules(e, bomb_pay="none")).deltas == [-64, 32, 32]
+    # a forfeit while the TTTT bomb is still the top move: the bomb ended the match, it is paid
+    early = renumber([x for x in e if x["type"] != "pass" and x["type"] != "settled"])
+    r = run(early)
+    assert r.deltas == [-74, 22, 52] and r.items[0]["kind"] == "bomb"
 
 
 def test_base_multiplies_every_payment() -> None:
