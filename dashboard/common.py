@@ -66,11 +66,7 @@ def cursor() -> Any:
 def _query(path: str, generation: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
     from analytics import queries
 
-    fn = getattr(queries, name, None)
-    if fn is None:
-        from dashboard import _pending_queries
-
-        fn = getattr(_pending_queries, name)
+    fn = getattr(queries, name)
     out = fn(_open(path, generation).cursor(), **dict(kwargs))
     return out if isinstance(out, pd.DataFrame) else pd.DataFrame(out)
 
