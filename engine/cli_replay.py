@@ -9,8 +9,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from engine.replay import GroupedLog, ReplayResult, group_lines, replay_with_steps
 from engine.registry import GameNotAvailable, get_game
+from engine.replay import GroupedLog, ReplayResult, group_lines, replay_with_steps
 from events.codec import LineError, ParsedLine, event_to_json, read_log
 from paiju import UsageError
 

@@ -8,7 +8,7 @@ the card in your hand) is the engine's job.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -266,11 +266,7 @@ EVENT_TYPES: dict[str, type[_Event]] = {
 }
 
 Event = Annotated[
-    Union[
-        MatchStarted, Dealt, Forfeit, Settled,
-        Bid, Rob, Laizi, Play, Pass, Look, Bet, Compare, Open, Fold, Allin, Timeout,
-        Exchange, ExchangeDirection, Dingque, Draw, Discard, Peng, Gang, Hu, Ting,
-    ],
+    MatchStarted | Dealt | Forfeit | Settled | Bid | Rob | Laizi | Play | Pass | Look | Bet | Compare | Open | Fold | Allin | Timeout | Exchange | ExchangeDirection | Dingque | Draw | Discard | Peng | Gang | Hu | Ting,
     Field(discriminator="type"),
 ]  # fmt: skip
 """Any contract event; `type` selects the model."""
