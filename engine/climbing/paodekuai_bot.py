@@ -3,13 +3,16 @@
 It only ever chooses among the engine's legal plays (so 报单, must-beat and the 3s first lead hold
 by construction) and scores each by the hand it leaves:
 - `moves_left(counts)`: the fewest moves the remaining cards need, from a small search over chain
-  removals (straights, pair straights, planes) and a count of the rest (bombs, trios carrying
-  singles or a pair, pairs, singles); cached on the count tuple;
+  removals (straights, pair straights, planes anchored at the ends of runs) and a count of the rest
+  (bombs, trios carrying singles or a pair, pairs, singles); cached on the count vector. (The Dou
+  Dizhu splitter in `engine.climbing.bot` counts kickers as groups and needs 3 pairs for a pair
+  straight, where Pao De Kuai allows 2 and 3带2 takes any two cards, so it is not reused here);
 - a play that empties the hand is always taken;
 - otherwise the cost is 100 × moves left + 4 × the play's key (spend low cards first, keep 2 and A
   for control), + a bomb premium when the bomb is not needed (bombs still earn money at once under
   the default `bomb_pay`, so the premium is small), + a premium for breaking a bomb;
-- while the next seat has one card (报单) solo leads cost more (they feed that seat);
+- while an opponent has one card (报单) solo leads cost more, and pair leads while one has two
+  (they feed that seat; the 报单 rule already forces the highest solo before a one-card seat);
 - following without must-beat, it passes when every play would cost more moves than it saves,
   unless an opponent is down to two cards or fewer.
 `rng` only breaks exact ties, so a seeded match is reproducible.
@@ -94,8 +97,11 @@ def _cost(state: State, seat: int, hc: tuple[int, ...], pc: tuple[int, ...], opp
     elif any(hc[r] == 4 and 0 < pc[r] < 4 for r in range(mv.N_RANKS)):
         cost += 80
     if top is None:
-        if kind == "solo" and len(state.hands[(seat + 1) % 3]) == 1:
+        # do not lead what an opponent about to go out can answer with its last cards
+        if opp_low == 1 and kind == "solo":
             cost += 150
+        elif opp_low == 2 and kind == "pair":
+            cost += 60
         cost -= sum(pc)  # among equals, shed more cards
     return cost
 
