@@ -173,3 +173,33 @@ def test_hand_ddz_laizi_readings() -> None:
     assert DDZ_LAIZI.hand({"cards": "3s 3h"}) == {"valid": True, "type": "pair", "rank": "3", "length": 1}
     with pytest.raises(ValueError):
         DDZ_LAIZI.hand({"cards": "3s", "laizi": "BJ"})
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 12))
+def test_laizi_moves_equal_virtual_hand_filter(seed: int, lr: int) -> None:
+    """laizi_moves (wild budget in the generator) = plain generation on the hand where every rank
+    3..2 may have up to m more cards, kept when the missing cards number at most m (and the pure rule)."""
+    import random
+
+    rng = random.Random(seed)
+    deck = list(range(54))
+    rng.shuffle(deck)
+    N = [0] * 15
+    m = 0
+    for c in deck[:20]:
+        r = c >> 2 if c < 52 else c - 39
+        if r == lr:
+            m += 1
+        else:
+            N[r] += 1
+    mr = ddz_move_rules()
+    V = [min(4, N[r] + m) if r < 13 else N[r] for r in range(15)]
+    expected = set()
+    for mv in generate(tuple(V), mr):
+        S = tuple(r for r in range(15) for _ in range(max(0, mv.counts[r] - N[r])))
+        plain = sum(min(mv.counts[r], N[r]) for r in range(15))
+        if len(S) <= m and not (plain == 0 and any(r != lr for r in S)):
+            expected.add((mv.counts, S))
+    got = {(rd.move.counts, rd.as_) for rd in laizi_moves(tuple(N), m, lr, mr)}
+    assert got == expected

@@ -171,12 +171,9 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
             if top is None or beats(mv, top):
                 out.append(Reading(mv, ()))
         return out
-    V = list(N)
-    for r in range(13):
-        V[r] = min(4, N[r] + m)
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
     out = []
-    for mv in generate(tuple(V), mr, gen_top):
+    for mv in generate(N, mr, gen_top, wild=m):
         E = mv.counts
         S: list[int] = []
         n_plain = 0
@@ -187,7 +184,7 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
                 n_plain += N[r]
             else:
                 n_plain += e
-        if len(S) > m:
+        if len(S) > m or max(E) > 4:
             continue
         if n_plain == 0 and any(r != lr for r in S):
             continue

@@ -17,8 +17,9 @@ Stable API (used by `ddz`, `ddz_laizi` and `paodekuai`; only extended, never cha
   (preference when several: longest chain, then highest key — paodekuai.md §4.3).
 - `beats(a, b)` → does move `a` beat top move `b` (DDZ-C1..C4 and the laizi bomb order of §4.6,
   through `level`; Pao De Kuai B1/B2 with level 2 bombs only).
-- `generate(hand, mr, top=None)` → every legal move playable from a hand, optionally only those
-  beating `top`; each distinct (counts, reading) once.
+- `generate(hand, mr, top=None, wild=0)` → every legal move playable from a hand, optionally only
+  those beating `top`; each distinct (counts, reading) once; `wild` extra wild cards (laizi) may
+  stand for missing cards of ranks 3..2.
 - `counts_of(card_ids)`, `counts_str(counts)`, `move_str(move)` helpers.
 
 Kicker constraints as data (Dou Dizhu K1–K6): `kick_disjoint` (K1: no kicker of a main rank),
@@ -278,15 +279,22 @@ def beats(a: Move, b: Move) -> bool:
 # ---------------------------------------------------------------- generator
 
 
-def _kickers(t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRules) -> Iterator[list[int]]:
-    """Every kicker count vector for a main part on lo..hi from the leftover hand `avail`."""
+def _kickers(
+    t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRules, wild: int = 0
+) -> Iterator[list[int]]:
+    """Every kicker count vector for a main part on lo..hi from the leftover hand `avail`.
+
+    `wild`: how many wild cards may still stand for missing cards of ranks 3..2 (never jokers).
+    """
     if k == 0:
         yield [0] * N_RANKS
         return
     main = range(lo, hi + 1)
     if t.kick_pairs:
-        cands = [r for r in range(BJ_R) if avail[r] >= 2 and not (t.kick_disjoint and r in main)]
+        cands = [r for r in range(BJ_R) if avail[r] + wild >= 2 and not (t.kick_disjoint and r in main)]
         for combo in combinations(cands, k):
+            if wild and sum(max(0, 2 - avail[r]) for r in combo) > wild:
+                continue
             v = [0] * N_RANKS
             for r in combo:
                 v[r] = 2
@@ -294,7 +302,7 @@ def _kickers(t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRu
         return
     caps: list[int] = []
     for r in range(N_RANKS):
-        c = min(avail[r], t.kick_cap)
+        c = min(avail[r] + (wild if r < BJ_R else 0), t.kick_cap)
         if t.kick_disjoint and lo <= r <= hi:
             c = 0
         if t.kick_no_adjacent_trio and (r == lo - 1 or r == hi + 1) and r in t.ranks:
@@ -307,7 +315,7 @@ def _kickers(t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRu
     for i in range(len(ranks) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + caps[ranks[i]]
 
-    def rec(i: int, left: int) -> Iterator[list[int]]:
+    def rec(i: int, left: int, budget: int) -> Iterator[list[int]]:
         if left == 0:
             if no_rocket and v[BJ_R] and v[RJ_R]:
                 return
@@ -316,15 +324,19 @@ def _kickers(t: TypeSpec, avail: list[int], lo: int, hi: int, k: int, mr: MoveRu
         if i == len(ranks) or suffix[i] < left:
             return
         r = ranks[i]
+        have = avail[r]
         for take in range(min(caps[r], left), -1, -1):
+            extra = take - have if take > have else 0
+            if extra > budget:
+                continue
             v[r] = take
-            yield from rec(i + 1, left - take)
+            yield from rec(i + 1, left - take, budget - extra)
         v[r] = 0
 
-    yield from rec(0, k)
+    yield from rec(0, k, wild)
 
 
-def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules) -> Iterator[Move]:
+def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0) -> Iterator[Move]:
     unit = t.unit
     ranks = t.ranks
     k = t.kick * L
@@ -334,22 +346,30 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules) ->
             break
         if hi <= min_key:
             continue
-        if any(hand[r] < unit for r in range(lo, hi + 1)):
+        cost = 0
+        for r in range(lo, hi + 1):
+            if hand[r] < unit:
+                cost = wild + 1 if r >= BJ_R else cost + unit - hand[r]
+        if cost > wild:
             continue
         avail = list(hand)
         for r in range(lo, hi + 1):
-            avail[r] -= unit
-        for kv in _kickers(t, avail, lo, hi, k, mr):
+            avail[r] = max(0, avail[r] - unit)
+        for kv in _kickers(t, avail, lo, hi, k, mr, wild - cost):
             c = list(kv)
             for r in range(lo, hi + 1):
                 c[r] += unit
             yield Move(t.name, L, hi, t.level, tuple(c))
 
 
-def generate(hand: Counts, mr: MoveRules, top: Move | None = None) -> list[Move]:
-    """Every legal move from `hand` (count vector), only those beating `top` when given."""
+def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0) -> list[Move]:
+    """Every legal move from `hand` (count vector), only those beating `top` when given.
+
+    `wild` (default 0): that many extra wild cards may each stand for any rank 3..2 (laizi); the
+    moves are then effective moves, each once, and the wild cards used are E - hand where positive.
+    """
     out: list[Move] = []
-    size = sum(hand)
+    size = sum(hand) + wild
     for t in mr.types:
         if top is not None and not t.level:
             if top.level or t.name != top.type:
@@ -367,7 +387,7 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None) -> list[Move]
         for L in lens:
             if t.n_cards(L) > size:
                 break
-            out.extend(_gen_type(hand, t, L, min_key, mr))
+            out.extend(_gen_type(hand, t, L, min_key, mr, wild))
     if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):
         out.append(rocket_move())
     return out
