@@ -24,7 +24,7 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.climbing.laizi import Reading
+from engine.climbing.laizi import Reading, best_reading, readings
 from engine.climbing.moves import (
     BJ_R,
     RJ_R,
@@ -198,10 +198,12 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
         one = [0] * 15
         one[lr] = 1
         return Reading(Move("solo", 1, lr, 0, tuple(one)), (lr,))
-    if m:  # a move using every card at once wins now
-        for rd in game.moves_for(st, seat, None):
-            if sum(rd.move.counts) == sum(counts) + m:
-                return rd
+    if m and sum(counts) + m <= 20:  # a move using every card at once wins now
+        lr = st.laizi
+        assert lr is not None
+        whole = best_reading(readings(counts, m, lr, mr), lr)
+        if whole is not None:
+            return whole
     plan = split(counts, mr)
     if len(plan) == 1:
         return Reading(plan[0], ())
