@@ -19,7 +19,8 @@ Win check by table look-up (fast path)
 - `is_standard_win(counts, n_melds)`: exactly one pair plus (4 - n_melds) sets, suited kinds and 7z
   (7z only as an ordinary kind: triplet or pair).
 - `is_seven_pairs(counts, four_as_two_pairs=True)`: 14 concealed tiles forming seven pairs.
-- `is_win(counts, n_melds, seven_pairs=True)`: either.
+- `is_win(counts, n_melds, seven_pairs=True, four_as_two_pairs=True)`: either. Any count vector may
+  be given as `bytes` (one byte per kind): the fastest input.
 
 Every interpretation
 - `decompose(counts, n_melds)`: every distinct standard split as `Split(pair, sets)` where `sets` is
@@ -191,45 +192,79 @@ def _need(c: list[int], with_pair: bool) -> int:
 
 
 def is_standard_win(counts: Sequence[int], n_melds: int = 0) -> bool:
-    """One pair plus (4 − n_melds) sets in the concealed counts (suited kinds; 7z as an ordinary kind)."""
-    table = suit_table()
-    pairs = 0
-    total = 0
-    for b in (0, 9, 18):
-        key = bytes(counts[b : b + 9])
-        v = table.get(key)
-        if v is None:
-            return False
-        pairs += v
-    if len(counts) > N_SUITED:
-        r = counts[RED]
-        if r == 2:
-            pairs += 1
-        elif r not in (0, 3):
-            return False
-    if pairs != 1:
+    """One pair plus (4 − n_melds) sets in the concealed counts (suited kinds; 7z as an ordinary kind).
+
+    Three look-ups in `_TABLE` (per-suit key → tiles in that complete suit, 3·sets + 2·pair); the
+    total is 14 − 3·n_melds ≡ 2 (mod 3) exactly when one suit holds the pair. `counts` may be bytes.
+    """
+    b = counts if type(counts) is bytes else bytes(counts)
+    table = _TABLE or _load_table()
+    v0 = table.get(b[0:9])
+    if v0 is None:
         return False
-    total = sum(counts)
+    v1 = table.get(b[9:18])
+    if v1 is None:
+        return False
+    v2 = table.get(b[18:27])
+    if v2 is None:
+        return False
+    total = v0 + v1 + v2
+    if len(b) > N_SUITED:
+        r = b[RED]
+        if r == 1 or r > 3:
+            return False
+        total += r
+        if len(b) > N_KINDS and any(b[N_KINDS:]):
+            return False
     return total == 14 - 3 * n_melds
+
+
+_TABLE: dict[bytes, int] = {}
+
+
+def _load_table() -> dict[bytes, int]:
+    """suit_table() with the tile count of each complete suit as the value (3·sets + 2·pair)."""
+    _TABLE.update({k: sum(k) for k in suit_table()})
+    return _TABLE
 
 
 def is_seven_pairs(counts: Sequence[int], four_as_two_pairs: bool = True) -> bool:
     """Seven pairs from 14 concealed tiles; a kind held 4 times is two pairs if `four_as_two_pairs`."""
-    pairs = 0
-    for n in counts:
-        if n & 1:
-            return False
-        if n == 4 and not four_as_two_pairs:
-            return False
-        pairs += n >> 1
-    return pairs == 7
+    b = counts if type(counts) is bytes else bytes(counts)
+    twos = b.count(2)
+    if not four_as_two_pairs:
+        return twos == 7 and b.count(0) == len(b) - 7
+    fours = b.count(4)
+    return twos + 2 * fours == 7 and b.count(0) == len(b) - twos - fours
 
 
-def is_win(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> bool:
-    """Standard shape or (no melds) seven pairs."""
-    if is_standard_win(counts, n_melds):
-        return True
-    return seven_pairs and n_melds == 0 and is_seven_pairs(counts)
+def is_win(
+    counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True, four_as_two_pairs: bool = True, _t: dict[bytes, int] = _TABLE
+) -> bool:
+    """Standard shape or (no melds) seven pairs (a four counting as two pairs unless told otherwise).
+
+    The hot path of every game: three per-suit look-ups, then C-level counts for seven pairs.
+    """
+    b = counts if type(counts) is bytes else bytes(counts)
+    table = _t or _load_table()
+    v0 = table.get(b[0:9])
+    if v0 is not None:
+        v1 = table.get(b[9:18])
+        if v1 is not None:
+            v2 = table.get(b[18:27])
+            if v2 is not None:
+                if len(b) <= N_SUITED:
+                    if v0 + v1 + v2 == 14 - 3 * n_melds:
+                        return True
+                elif is_standard_win(b, n_melds):
+                    return True
+    if not seven_pairs or n_melds:
+        return False
+    twos = b.count(2)
+    if four_as_two_pairs:
+        fours = b.count(4)
+        return twos + 2 * fours == 7 and b.count(0) == len(b) - twos - fours
+    return twos == 7 and b.count(0) == len(b) - 7
 
 
 # ---------------------------------------------------------------- decomposition
@@ -292,20 +327,48 @@ def waits(
     seven_pairs: bool = True,
     kinds: Iterable[int] = range(N_SUITED),
 ) -> list[int]:
-    """Kinds t (among `kinds`) with held[t] < 4 such that counts + t wins (standard or seven pairs)."""
+    """Kinds t (among `kinds`) with held[t] < 4 such that counts + t wins (standard or seven pairs).
+
+    Fast path: a standard wait in suit s needs the other two suits complete, so only the changed
+    suit's key is looked up again.
+    """
     h = counts if held is None else held
-    c = list(counts)
-    if len(c) < N_KINDS:
-        c.extend([0] * (N_KINDS - len(c)))
-    out = []
-    for t in kinds:
-        if h[t] >= 4:
+    b = bytes(counts)
+    if len(b) < N_KINDS:
+        b += bytes(N_KINDS - len(b))
+    want = set(kinds)
+    table = _TABLE or _load_table()
+    goal = 14 - 3 * n_melds
+    out: set[int] = set()
+    red = b[RED] if len(b) > N_SUITED else 0
+    rest_ok = red in (0, 2, 3) and not any(b[N_KINDS:])
+    keys = [b[0:9], b[9:18], b[18:27]]
+    vals = [table.get(k) for k in keys]
+    for s in range(3):
+        others = [vals[o] for o in range(3) if o != s]
+        if not rest_ok or None in others:
             continue
-        c[t] += 1
-        if is_win(c, n_melds, seven_pairs):
-            out.append(t)
-        c[t] -= 1
-    return out
+        base = sum(others) + red  # type: ignore[arg-type]
+        kb = bytearray(keys[s])
+        for i in range(9):
+            t = 9 * s + i
+            if t not in want or h[t] >= 4:
+                continue
+            kb[i] += 1
+            v = table.get(bytes(kb))
+            kb[i] -= 1
+            if v is not None and base + v == goal:
+                out.add(t)
+    c = bytearray(b)
+    for t in want:
+        if t in out or h[t] >= 4:
+            continue
+        if t >= N_SUITED or (seven_pairs and n_melds == 0 and c[t] in (1, 3)):
+            c[t] += 1
+            if is_win(bytes(c), n_melds, seven_pairs):
+                out.add(t)
+            c[t] -= 1
+    return sorted(out)
 
 
 # ---------------------------------------------------------------- shanten

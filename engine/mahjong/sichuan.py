@@ -70,7 +70,7 @@ class SichuanRules(GameRules):
     preset: Literal["standard", "chengdu", "mianzhu"] = Field("standard", description="fan table SC-H5/H6/H7 and its defaults")
     huan_san_zhang: bool = Field(True, description="换三张: the three-tile exchange SC-R1/R2")
     exchange_directions: list[Literal["clockwise", "counterclockwise", "opposite"]] = Field(
-        default_factory=lambda: list(DIRECTIONS), description="legal exchange_direction values (non-empty subset)"
+        ["clockwise", "counterclockwise", "opposite"], description="legal exchange_direction values (non-empty subset)"
     )
     que_discard_first: bool = Field(True, description="void-suit tiles must be discarded first (SC-R6)")
     fan_cap: Annotated[int, Field(ge=0, le=30)] = Field(0, description="封顶 in the preset's fan units, 0 = none (SC-H8)")
