@@ -11,8 +11,8 @@ import json
 import os
 import sys
 
-ENGINES = ["local"]
-"""`--engine` choices; the scale-out runner appends `spark`."""
+ENGINES = ["local", "spark"]
+"""`--engine` choices: `local` (a process pool) or `spark` (the scale-out runner, `ingest.spark`)."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,16 +32,29 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers < 0:
         raise UsageError("--workers must be 0 or more")
-    if args.engine != "local":  # pragma: no cover - other engines register their own runner
-        raise UsageError(f"engine {args.engine!r} is not available in this build")
+    replayer = None
+    spark_errors: tuple[type[Exception], ...] = ()
+    if args.engine == "spark":  # imported only when chosen: pyspark is the optional extra `dist`
+        from engine.sim.spark import SparkUnavailable, require_spark
+        from ingest.spark import SparkReplayer, SparkReplayError
+
+        try:
+            require_spark()
+        except SparkUnavailable as e:
+            raise UsageError(str(e)) from None
+        replayer = SparkReplayer()
+        spark_errors = (SparkReplayError,)
     show = not args.json and sys.stderr.isatty()
 
     def waiting(pid: str) -> None:
         print(f"paiju ingest: waiting for another ingest (pid {pid}) to finish with {args.lake}", file=sys.stderr)
 
     try:
-        s = ingest(args.paths, args.lake, workers=args.workers, progress=show, wait=not args.no_wait, on_wait=waiting)
+        s = ingest(args.paths, args.lake, workers=args.workers, progress=show, wait=not args.no_wait, on_wait=waiting,
+                   replayer=replayer)  # fmt: skip
     except LakeBusy as e:
+        raise UsageError(str(e)) from None
+    except spark_errors as e:  # names the failing match ids; nothing was published
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write the lake {args.lake}: {e.strerror or e}") from None

@@ -43,6 +43,7 @@ from ingest.schema import DERIVED, schemas
 from ingest.tables import build_tables
 
 CHUNK_LINES = 5000
+Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
 BATCH_EVENTS = 20000
 PARQUET_OPTS: dict[str, Any] = {"compression": "zstd"}
 
@@ -191,8 +192,15 @@ def ingest(
     on_wait: Callable[[str], None] | None = None,
     chunk_lines: int = CHUNK_LINES,
     batch_events: int = BATCH_EVENTS,
+    replayer: Replayer | None = None,
 ) -> Summary:
-    """Ingest log files into the lake (see the module docstring). Never raises for bad input."""
+    """Ingest log files into the lake (see the module docstring). Never raises for bad input.
+
+    `replayer` replaces the process pool for step 4 (the scale-out runner, `ingest.spark`): it is
+    called with the staged events of the touched matches (`match_id, seq, line` Parquet) and the
+    staging folder, writes `build/<table>/*.parquet` with `build_tables`' rows, and returns
+    (matches, statuses).
+    """
     lake = Path(lake)
     summary = Summary()
     with store.locked(lake, wait=wait, on_wait=on_wait):
@@ -204,7 +212,7 @@ def ingest(
             with pool, _Progress(progress) as prog:
                 received = _receive(paths, lake, manifest, stage, summary)
                 if received:
-                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events)
+                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
@@ -255,7 +263,8 @@ def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: 
 
 
 def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
-         prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int) -> None:  # fmt: skip
+         prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int,
+         replayer: Replayer | None = None) -> None:  # fmt: skip
     import duckdb
 
     run_id = hashlib.sha256(
@@ -291,7 +300,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
         _store_events(con, lake, manifest, stage, run_id, summary)
-        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events)
+        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer)
     finally:
         con.close()
     # ---- the files table
@@ -390,7 +399,8 @@ def _empty_select(table: str) -> str:
 
 
 def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, pool: Executor,
-            prog: _Progress, summary: Summary, batch_events: int) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
+            prog: _Progress, summary: Summary, batch_events: int,
+            replayer: Replayer | None = None) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
     """Replay every touched match in batches; stage the derived tables; find the files to rewrite."""
     out = stage / "out"
     staged: dict[str, list[tuple[Path, str]]] = {}
@@ -423,10 +433,14 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
             summary.statuses.update(st)
             prog.advance(t_replay, n)
 
+    if replayer is not None:  # the scale-out runner replays everything; the loop below gets nothing
+        n, st = replayer(touched_path, stage)
+        summary.statuses.update(st)
+        prog.advance(t_replay, n)
     carry: pa.Table | None = None
     batch_no = 0
-    pf = pq.ParquetFile(touched_path)
-    for rb in pf.iter_batches(batch_size=batch_events):
+    batches = iter(()) if replayer is not None else pq.ParquetFile(touched_path).iter_batches(batch_size=batch_events)
+    for rb in batches:
         t = pa.Table.from_batches([rb])
         if carry is not None:
             t = pa.concat_tables([carry, t])

@@ -19,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--matches", type=int, default=100, help="how many matches (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulation (default 0)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1; output is the same)")
+    p.add_argument("--engine", choices=["local", "spark"], default="local",
+                   help="local processes, or Spark for large labs (extra `dist`; output is the same)")  # fmt: skip
     p.add_argument("--out", required=True, help="output .jsonl or .jsonl.gz")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -64,6 +66,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, rules: dict, on_match: object) -> tuple[int, int]:
+    if getattr(args, "engine", "local") == "spark":  # pyspark is imported only when chosen
+        from engine.sim.spark import SparkUnavailable, write_simulation_spark
+
+        try:
+            return write_simulation_spark(args.out, args.game, rules, args.matches, args.seed, on_match=on_match)  # type: ignore[arg-type]
+        except SparkUnavailable as e:
+            raise UsageError(str(e)) from None
+        except SimulationError as e:
+            raise UsageError(f"simulation failed: {e}") from None
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
     try:
         return write_simulation(
             args.out, args.game, rules, args.matches, args.seed, workers=args.workers, on_match=on_match  # type: ignore[arg-type]
