@@ -79,11 +79,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown query {unknown[0]!r}; queries: {', '.join(QUERIES)}")
     con = open_lake(args.lake)
     if not args.json:
+        import sys
+
         from rich.console import Console
         from rich.markup import escape
         from rich.table import Table
 
-        console = Console()
+        console = Console() if sys.stdout.isatty() else Console(width=240)
     for name in names:
         df = QUERIES[name](con, game=args.game, rules_id=args.rules_id)
         if args.json:
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         t = Table(title=name.replace("_", " "), title_justify="left", header_style="bold")
         for c in df.columns:
-            t.add_column(str(c), justify="right" if df[c].dtype.kind in "iuf" else "left")
+            t.add_column(str(c), justify="right" if df[c].dtype.kind in "iuf" else "left", overflow="fold")
         for row in df.itertuples(index=False, name=None):
             t.add_row(*(escape(_cell(v)) for v in row))
         if not len(df):
