@@ -203,3 +203,20 @@ def test_laizi_moves_equal_virtual_hand_filter(seed: int, lr: int) -> None:
             expected.add((mv.counts, S))
     got = {(rd.move.counts, rd.as_) for rd in laizi_moves(tuple(N), m, lr, mr)}
     assert got == expected
+
+
+def test_auto_as_in_a_replayed_state_matches_the_e4_log() -> None:
+    """Ingest's view: E4 with every `as` stripped gets back exactly the declarations of the log."""
+    from engine.replay import replay_with_steps
+    from events.codec import parse_event
+    from tests.ddz_golden_src import events_of
+
+    evs = events_of("e4_laizi_soft_hard")
+    steps, _ = replay_with_steps([parse_event(e) for e in evs])
+    by_seq = {s.seq: s.state for s in steps}
+    checked = 0
+    for e in evs:
+        if e["type"] == "play":
+            assert DDZ_LAIZI.auto_as(by_seq[e["seq"] - 1], e["cards"]) == e.get("as", [])
+            checked += 1
+    assert checked == 6

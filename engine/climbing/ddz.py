@@ -33,7 +33,7 @@ from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
 from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing import bot as _bot
-from engine.climbing.laizi import Reading, laizi_moves, readings
+from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings
 from engine.climbing.moves import (
     N_RANKS,
     Move,
@@ -537,7 +537,7 @@ def readings_json(ids: list[int], laizi_rank: str, rules_mr: MoveRules) -> dict[
             m += 1
         else:
             plain[r] += 1
-    rds = readings(tuple(plain), m, lr, rules_mr)
+    rds = sorted(readings(tuple(plain), m, lr, rules_mr), key=lambda rd: r27_key(rd, lr))  # DDZ-R27 choice first
     out = []
     for rd in rds:
         d = _move_json(rd.move)

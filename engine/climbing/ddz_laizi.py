@@ -19,9 +19,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from engine.base import GameRules
-from engine.cards import RANK_INDEX, rank_of
+from engine.cards import RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing.ddz import DDZState, DouDizhu, _parse_card_query, readings_json
-from engine.climbing.laizi import judge
+from engine.climbing.laizi import auto_reading, judge
 from engine.climbing.moves import N_RANKS, Move
 from engine.errors import Illegal
 from events.models import Bid, Laizi, Play
@@ -109,6 +109,12 @@ class DouDizhuLaizi(DouDizhu):
         if m and not sum(plain) and any(r != lr for r in S):
             raise Illegal("illegal_move", f"DDZ-R24 a play of laizi only stands for the laizi rank itself, not {decl}")
         return judge(tuple(plain), S, lr, self.move_rules(state.rules))
+
+    def auto_as(self, state: DDZState, cards: list[str]) -> list[str] | None:
+        """DDZ-R27 for ingest: the `as` of a play logged without it, in this state (None: no legal reading)."""
+        if state.laizi is None:
+            return None
+        return auto_reading(cards, RANK_NAMES[state.laizi], state.top, self.move_rules(state.rules))
 
     def bomb_factor_of(self, rules: Any, kind: str) -> int:
         return int(rules.bomb_factor if kind == "soft_bomb" else rules.hard_bomb_factor)
