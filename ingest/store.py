@@ -31,6 +31,10 @@ CATALOG = "catalog.duckdb"
 LOCK = ".lock"
 STAGING = ".staging"
 RAW = "raw"
+RETIRE_GRACE_S = 1.0
+"""How long replaced files outlive the manifest that dropped them, so that a reader which read the
+previous manifest can still open them; a reader must open its files within this time (the
+dashboard reopens per generation), or reopen on "No files found"."""
 
 
 class LakeBusy(RuntimeError):
@@ -179,11 +183,23 @@ def publish(lake: Path, old: Manifest, staged: dict[str, list[tuple[Path, str]]]
         gone = set(rels)
         new.tables[table] = [p for p in new.tables[table] if p not in gone]
     write_manifest(lake, new)
+    if any(replaced.values()):
+        # a reader that read the old manifest an instant ago is still opening its files: give it
+        # time before they go (tests/test_reliability_lake.py, readers during an ingest)
+        time.sleep(retire_grace())
     for rels in replaced.values():
         for rel in rels:
             with contextlib.suppress(FileNotFoundError):
                 (lake / rel).unlink()
     return new
+
+
+def retire_grace() -> float:
+    """Seconds between publishing a manifest and deleting the files it replaced (env PAIJU_LAKE_GRACE)."""
+    try:
+        return max(0.0, float(os.environ.get("PAIJU_LAKE_GRACE", RETIRE_GRACE_S)))
+    except ValueError:
+        return RETIRE_GRACE_S
 
 
 def table_files(lake: Path, m: Manifest, table: str) -> list[str]:
