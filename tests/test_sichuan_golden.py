@@ -145,3 +145,21 @@ def test_golden_winners_and_exchange_events() -> None:
     assert [e.type for e in evs[2:7]] == ["exchange"] * 4 + ["exchange_direction"]
     assert [e.type for e in evs[7:11]] == ["dingque"] * 4
     assert all(e.type != "exchange" for e in load("e1_no_exchange"))
+
+
+@pytest.mark.parametrize(
+    ("name", "dealer"),
+    [
+        ("e2_bu_gang_gang_shang_pao_yi_pao_duo_xiang", 0),  # first wins: 一炮多响 → the discarder deals
+        ("e3_rob_bu_gang", 3),  # a single rob: the robber
+        ("e1_an_gang_kong_flower", 2),  # a self-draw
+        ("e9_pass_lock_last_four", 1),  # a single discard win: the winner
+    ],
+)
+def test_next_dealer_sc_r23(name: str, dealer: int) -> None:
+    from engine.mahjong.sichuan import XUEZHAN
+    from engine.replay import replay_with_steps
+
+    steps, r = replay_with_steps(load(name))
+    assert r.status == "finished"
+    assert XUEZHAN.view(steps[-2].state)["next_dealer"] == dealer

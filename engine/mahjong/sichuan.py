@@ -819,7 +819,7 @@ class SichuanGame:
             transferred=transferred,
             wins=_set(st.wins, j, (*st.wins[j], d)),
             hus=(*st.hus, j),
-            first_win=(k if st.first_win < 0 else st.first_win),
+            first_win=self._first_winner_after_claim(st, j),
             locks=_set(st.locks, j, -1),
         )
         if not st2.xueliu and sum(1 for w in st2.wins if w) >= 3:
@@ -830,6 +830,14 @@ class SichuanGame:
             if not later or not st2.rules.yi_pao_duo_xiang:
                 return self._exhaust(st2)
         return st2
+
+    def _first_winner_after_claim(self, st: State, j: int) -> int:
+        """SC-R23: the first winner deals next; several hu on the hand's first winning tile → its discarder."""
+        if st.first_win < 0:
+            return j
+        if st.hus and sum(len(w) for w in st.wins) == len(st.hus):
+            return st.turn  # every win so far is on this very tile: a first 一炮多响
+        return st.first_win
 
     def _claim_meld(self, st: State, t: str, j: int, tile: int, kind: str | None) -> State:
         """SC-R9 peng, SC-R10 zhi gang on the discard."""
