@@ -100,6 +100,14 @@ class DDZState(NamedTuple):
     void: bool = False
 
 
+_FIELD = {f: i for i, f in enumerate(DDZState._fields)}
+_I_HANDS, _I_PLAYS, _I_BOMBS, _I_TOP, _I_TOP_SEAT = (_FIELD[f] for f in ("hands", "plays", "bombs", "top", "top_seat"))
+_I_PASSES, _I_LAST_PLAY, _I_TURN, _I_PHASE, _I_WINNER = (
+    _FIELD[f] for f in ("passes", "last_play", "turn", "phase", "winner")
+)
+_new_state = tuple.__new__
+
+
 def _names(ids: Any) -> list[str]:
     return [CARD_NAME[i] for i in sorted(ids)]
 
@@ -310,28 +318,33 @@ class DouDizhu:
         bombs = state.bombs
         if mv.level:
             bombs = (*bombs, (seat, mv.type, mv.key))
-        return state._replace(
-            hands=tuple(hands),
-            plays=tuple(plays),
-            bombs=bombs,
-            top=mv,
-            top_seat=seat,
-            passes=0,
-            last_play=(seat, tuple(ids), tuple(ev.as_ or ()), mv.type),
-            phase="play" if left else "end",
-            turn=(seat + 1) % 3 if left else None,
-            winner=None if left else seat,
-        )
+        lst = list(state)
+        lst[_I_HANDS] = tuple(hands)
+        lst[_I_PLAYS] = tuple(plays)
+        lst[_I_BOMBS] = bombs
+        lst[_I_TOP] = mv
+        lst[_I_TOP_SEAT] = seat
+        lst[_I_PASSES] = 0
+        lst[_I_LAST_PLAY] = (seat, ids, tuple(ev.as_ or ()), mv.type)
+        if left:
+            lst[_I_TURN] = (seat + 1) % 3
+        else:
+            lst[_I_PHASE], lst[_I_TURN], lst[_I_WINNER] = "end", None, seat
+        return _new_state(DDZState, lst)
 
     def _pass(self, state: DDZState, ev: Pass) -> DDZState:
         if state.phase != "play":
             raise Illegal("wrong_phase", f"DDZ-R1 pass during the {state.phase} phase")
-        self._turn(state, ev.seat, "pass")
+        if ev.seat != state.turn:
+            self._turn(state, ev.seat, "pass")
         if state.top is None:
             raise Illegal("must_play", f"DDZ-R17 seat {ev.seat} leads the trick and cannot pass")
+        lst = list(state)  # copy-on-write by index: the hot path of a replay
         if state.passes == 1:  # DDZ-R20: two passes end the trick
-            return state._replace(top=None, passes=0, turn=state.top_seat)
-        return state._replace(passes=1, turn=(ev.seat + 1) % 3)
+            lst[_I_TOP], lst[_I_PASSES], lst[_I_TURN] = None, 0, state.top_seat
+        else:
+            lst[_I_PASSES], lst[_I_TURN] = 1, (ev.seat + 1) % 3
+        return _new_state(DDZState, lst)
 
     # ---------------------------------------------------------------- end and settlement
 
