@@ -214,31 +214,48 @@ def _kick_ok(t: TypeSpec, rem: list[int], lo: int, hi: int, mr: MoveRules) -> bo
     return True
 
 
+@cache
+def _rank_mask(t: TypeSpec) -> int:
+    m = 0
+    for r in t.ranks:
+        m |= 1 << r
+    return m
+
+
 def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
-    """Every reading of a play's rank counts (empty list: not a legal move)."""
+    """Every reading of a play's rank counts (empty list: not a legal move).
+
+    Bit masks: `ge[u]` has bit r when rank r has at least u cards; the valid chain starts of a
+    (type, L) are the bits of ge[unit] & ge[unit] >> 1 & … & ge[unit] >> (L - 1).
+    """
     n = sum(counts)
     out: list[Move] = []
     if mr.rocket and n == 2 and counts[BJ_R] == 1 and counts[RJ_R] == 1:
         out.append(rocket_move())
         if not mr.kicker_rocket:
             return out
-    for t, L in _by_size(mr).get(n, ()):
+    cands = _by_size(mr).get(n)
+    if not cands:
+        return out
+    ge = [0, 0, 0, 0, 0]
+    for r, v in enumerate(counts):
+        if v:
+            bit = 1 << r
+            for u in range(1, (v if v < 4 else 4) + 1):
+                ge[u] |= bit
+    for t, L in cands:
         unit = t.unit
-        ranks = t.ranks
-        for lo in ranks:
+        m = ge[unit] & _rank_mask(t)
+        starts = m
+        for i in range(1, L):
+            starts &= m >> i
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            lo = low.bit_length() - 1
             hi = lo + L - 1
-            if hi not in ranks:
-                break
-            ok = True
-            for r in range(lo, hi + 1):
-                if counts[r] < unit:
-                    ok = False
-                    break
-            if not ok:
-                continue
             if t.kick == 0:
-                if n == unit * L:
-                    out.append(Move(t.name, L, hi, t.level, counts))
+                out.append(Move(t.name, L, hi, t.level, counts))
                 continue
             rem = list(counts)
             for r in range(lo, hi + 1):
