@@ -40,7 +40,9 @@ def _wilson(k: str, n: str) -> str:
 
 
 _DECIDED_SEATS = (
-    "match_id IN (SELECT match_id FROM matches WHERE status = 'finished' AND n_winners > 0) AND " + _FILTER
+    # seats of finished matches minus those of draws: an anti-join against the few draws is ~2x faster
+    # on a million matches than a semi-join against every decided match (bench/dashboard.py)
+    "match_id NOT IN (SELECT match_id FROM matches WHERE status = 'finished' AND n_winners = 0) AND " + _FILTER
 )
 
 SQL: dict[str, str] = {
@@ -145,13 +147,17 @@ SQL: dict[str, str] = {
     # --- for the replay page and the dispute report
     "match_events": "SELECT line FROM events WHERE match_id = $match_id ORDER BY seq, file_sha, file_line",
     "find_matches": """
-        SELECT m.match_id, m.game, m.status, m.rules_id, m.events, m.winners, m.deltas, m.date,
-               list(s.player ORDER BY s.seat) AS players
-        FROM matches m LEFT JOIN seats s USING (match_id)
-        WHERE m.match_id = $text OR starts_with(m.match_id, $text)
-              OR m.match_id IN (SELECT match_id FROM seats WHERE player = $text)
-        GROUP BY m.match_id, m.game, m.status, m.rules_id, m.events, m.winners, m.deltas, m.date
-        ORDER BY (m.match_id = $text) DESC, m.match_id LIMIT $limit""",
+        WITH hit AS (
+            SELECT match_id FROM matches WHERE match_id = $text OR starts_with(match_id, $text)
+            UNION SELECT match_id FROM seats WHERE player = $text),
+        m AS (
+            SELECT match_id, game, status, rules_id, events, winners, deltas, date
+            FROM matches SEMI JOIN hit USING (match_id)
+            ORDER BY (match_id = $text) DESC, match_id LIMIT $limit),
+        p AS (SELECT match_id, list(player ORDER BY seat) AS players
+              FROM seats SEMI JOIN m USING (match_id) GROUP BY match_id)
+        SELECT m.*, p.players FROM m LEFT JOIN p USING (match_id)
+        ORDER BY (m.match_id = $text) DESC, m.match_id""",
 }
 
 

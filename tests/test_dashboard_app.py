@@ -195,3 +195,16 @@ def test_lab_refuses_a_bad_override(monkeypatch: pytest.MonkeyPatch, lake: dict[
     assert at.button(key="lab_run").disabled
     at.text_area(key=f"lab_B_{g}_raw").input("{oops").run()
     assert "not JSON" in "\n".join(e.value for e in at.error)
+
+
+def test_paiju_dashboard_cli_refuses_a_bad_port_and_builds_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import paiju
+    from dashboard.cli import command, environment
+
+    assert paiju.main(["dashboard", "--port", "70000"]) == 2
+    assert "not a TCP port" in capsys.readouterr().err
+    cmd = command(8600, "127.0.0.1")
+    assert cmd[cmd.index("--server.port") + 1] == "8600" and cmd[-1] == "none" and "run" in cmd
+    assert Path(cmd[cmd.index("run") + 1]).name == "app.py"
+    env = environment("some/lake")
+    assert env["PAIJU_LAKE"] == str(Path("some/lake").resolve())

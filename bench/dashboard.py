@@ -1,0 +1,248 @@
+"""Every dashboard chart's query on a lake of 1 million matches: each must answer in under 1 s.
+
+    .venv/bin/python bench/dashboard.py [--matches 1000000] [--events-per-match 12] [--lake DIR] [--keep]
+
+`build_big_lake` writes a synthetic but schema-exact lake (ingest.schema's columns and types,
+hive-partitioned events, a published manifest) straight from DuckDB: simulating and replaying a
+million matches would take hours and measure the engine, not the queries. The row counts are
+realistic: 3–4 seats per match, 2–4 settlement items, 1–3 fans per mahjong win, several rule sets
+per game, 40 000 players, a few per cent invalid / mismatched / broken matches, `events-per-match`
+stored events per match (the replay look-up reads them). The lake opens through `analytics.lake`
+exactly as the dashboard opens it; each query of `analytics.queries` that a page runs is timed
+uncached (best of 3, after one warm-up that also loads the Parquet metadata), for all games and
+for one game. Exit 1 if any is 1 s or slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+LIMIT_S = 1.0
+GAMES = ("ddz", "ddz_laizi", "paodekuai", "zhajinhua", "sichuan_xuezhan", "sichuan_xueliu", "hongzhong", "anshun")
+FANS = ("ping_hu", "zi_mo", "gen", "qing_yi_se", "dui_dui_hu", "qi_dui", "gang_shang_hua", "hai_di", "jin_gou_diao")
+
+
+def _games_sql() -> str:
+    return "[" + ", ".join(f"'{g}'" for g in GAMES) + "]"
+
+
+def _fans_sql() -> str:
+    return "[" + ", ".join(f"'{f}'" for f in FANS) + "]"
+
+
+def build_big_lake(root: Path, matches: int = 1_000_000, events_per_match: int = 12) -> Path:
+    """Write a synthetic lake of `matches` matches under `root`; return its path."""
+    import duckdb
+
+    from ingest.schema import TABLES
+    from ingest.store import MANIFEST, Manifest
+
+    root.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect()
+    con.execute("SET preserve_insertion_order = false")
+    g = _games_sql()
+    # one row per match; h0..h3 are independent pseudo-random draws in 0..9999
+    con.execute(f"""
+        CREATE TEMP TABLE m AS
+        SELECT i, 'bench-' || lpad(i::VARCHAR, 7, '0') AS match_id,
+               {g}[1 + i % 8] AS game, i % 8 AS gi,
+               CASE WHEN i % 8 < 3 THEN 3 ELSE 4 END AS n,
+               (hash(i, 1) % 10000)::BIGINT AS h0, (hash(i, 2) % 10000)::BIGINT AS h1,
+               (hash(i, 3) % 10000)::BIGINT AS h2, (hash(i, 4) % 10000)::BIGINT AS h3
+        FROM range({matches}) t(i)""")
+    con.execute("""
+        CREATE TEMP TABLE mm AS
+        SELECT *, CASE WHEN h0 < 9700 THEN 'finished' WHEN h0 < 9900 THEN 'incomplete' ELSE 'invalid' END AS status,
+               (h1 % n)::TINYINT AS dealer, (h2 % n)::TINYINT AS winner,
+               (1 << (h3 % 4))::BIGINT AS unit, (gi >= 4 AND h1 < 600) AS draw,
+               game || '-r' || (h2 % 3)::VARCHAR AS rules_id,
+               CASE WHEN gi >= 4 THEN ['standard', 'chengdu', 'mianzhu'][1 + h2 % 3] ELSE 'standard' END AS preset,
+               '2026-' || lpad((1 + i % 12)::VARCHAR, 2, '0') || '-' || lpad((1 + (i // 12) % 28)::VARCHAR, 2, '0') AS date
+        FROM m""")
+    out: dict[str, list[str]] = {t: [] for t in TABLES}
+
+    def write(table: str, select: str) -> None:
+        path = root / table / "part-0.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con.execute(f"COPY ({select}) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 122880)")
+        out[table].append(f"{table}/part-0.parquet")
+
+    write("matches", """
+        SELECT match_id, game, rules_id, preset, status, n::TINYINT AS n_players, dealer, 1::BIGINT AS base,
+               NULL::VARCHAR AS room, 1 AS round, (20 + h3 % 80)::INTEGER AS events,
+               CASE WHEN status = 'invalid' THEN (2 + h1 % 30)::BIGINT END AS error_seq,
+               CASE WHEN status = 'invalid' THEN 'play' END AS error_type,
+               CASE WHEN status = 'invalid' THEN ['does_not_beat', 'not_your_turn', 'not_in_hand', 'bad_hash'][1 + h2 % 4] END AS error_code,
+               CASE WHEN status = 'invalid' THEN 'synthetic refusal for the benchmark' END AS error_message,
+               CASE WHEN status = 'finished' AND NOT draw THEN [winner] ELSE []::TINYINT[] END AS winners,
+               CASE WHEN status = 'finished' AND NOT draw THEN 1 ELSE 0 END::TINYINT AS n_winners,
+               status = 'finished' AND draw AS is_draw,
+               CASE WHEN status = 'finished' THEN list_transform(range(n), lambda s: CASE WHEN draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END) END AS deltas,
+               CASE WHEN status = 'finished' THEN list_transform(range(n), lambda s: CASE WHEN draw THEN 0 WHEN s = winner THEN (n - 1) * unit + (CASE WHEN h1 < 10 THEN 1 ELSE 0 END) ELSE -unit END) END AS recorded_deltas,
+               CASE WHEN status = 'finished' THEN h1 >= 10 END AS settlement_matches,
+               h2 >= 10 AS chain_ok, lpad(to_hex(hash(i, 9)), 64, '0') AS final_hash,
+               (n - 1) * unit AS max_delta, CASE WHEN gi < 2 THEN winner END::TINYINT AS landlord,
+               date, date || 'T10:00:00Z' AS started_ts, date || 'T10:20:00Z' AS ended_ts
+        FROM mm ORDER BY match_id""")  # fmt: skip
+    write("seats", """
+        SELECT match_id, game, rules_id, status, s::TINYINT AS seat, 'p' || lpad((hash(i, s) % 40000)::VARCHAR, 5, '0') AS player,
+               CASE WHEN gi < 2 THEN (CASE WHEN s = winner THEN 'landlord' ELSE 'farmer' END)
+                    ELSE (CASE WHEN s = dealer THEN 'dealer' ELSE 'player' END) END AS role,
+               s = dealer AS is_dealer,
+               CASE WHEN status <> 'finished' OR draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END::BIGINT AS delta,
+               status = 'finished' AND NOT draw AND s = winner AS won,
+               CASE WHEN status <> 'finished' OR draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END::BIGINT AS recorded_delta
+        FROM mm, range(n) r(s) ORDER BY match_id, seat""")  # fmt: skip
+    write("items", """
+        SELECT match_id, game, rules_id, (p - 1)::INTEGER AS item_no,
+               CASE WHEN gi >= 4 THEN 'hu_zimo' WHEN gi < 2 THEN 'landlord_win' ELSE 'win' END AS kind,
+               winner AS seat, ((winner + p) % n)::TINYINT AS from_seat, unit AS points,
+               CASE WHEN gi >= 4 THEN (h3 % 5)::INTEGER END AS fan, CASE WHEN gi >= 4 THEN 0 END::INTEGER AS win_no,
+               NULL::VARCHAR AS detail
+        FROM mm, range(1, 4) r(p) WHERE status = 'finished' AND NOT draw AND p < n ORDER BY match_id, item_no""")  # fmt: skip
+    write("fans", f"""
+        SELECT match_id, game, rules_id, 0 AS win_no, winner AS seat, 'hu_zimo' AS kind,
+               {_fans_sql()}[CASE WHEN k = 0 THEN 1 ELSE 2 + (hash(i, 20 + k) % {len(FANS) - 1})::BIGINT END] AS fan_id,
+               (CASE WHEN k = 0 THEN 1 ELSE 1 + (hash(i, 30 + k) % 3)::BIGINT END)::INTEGER AS value, (h3 % 5)::INTEGER AS fan_total
+        FROM mm, range(0, 3) r(k) WHERE gi >= 4 AND status = 'finished' AND NOT draw AND k <= h2 % 3
+        ORDER BY match_id""")  # fmt: skip
+    write("rules", """
+        SELECT DISTINCT rules_id, game, preset, '{"preset": "' || preset || '"}' AS options FROM mm""")
+    write("rejects", """
+        SELECT 'sha' || (i % 50)::VARCHAR AS file_sha, 'log' || (i % 50)::VARCHAR || '.jsonl' AS file_name,
+               i::BIGINT AS line, match_id, (h1 % 40)::BIGINT AS seq,
+               ['bad_json', 'bad_field', 'conflict', 'unknown_type'][1 + h2 % 4] AS code,
+               'synthetic reject for the benchmark' AS message, '{"match_id": "x"}' AS raw
+        FROM mm WHERE h0 % 100 = 7""")  # fmt: skip
+    write("files", """
+        SELECT 'sha' || i::VARCHAR AS file_sha, 'log' || i::VARCHAR || '.jsonl' AS file_name,
+               1000000::BIGINT AS bytes, 20000::BIGINT AS lines, 20000::BIGINT AS events, 0::BIGINT AS rejected
+        FROM range(50) t(i)""")  # fmt: skip
+    # events: hive-partitioned like ingest writes them (game=/date= folders, no game/date columns)
+    ev_dir = root / "events"
+    con.execute(f"""
+        COPY (
+            SELECT match_id, e::BIGINT AS seq, CASE WHEN e = 0 THEN 'match_started' WHEN e = 1 THEN 'dealt' ELSE 'play' END AS type,
+                   (e % n)::TINYINT AS seat, date || 'T10:00:00Z' AS ts, NULL::VARCHAR AS hash, to_hex(hash(i, e)) AS canon,
+                   '{{"match_id":"' || match_id || '","seq":' || e::VARCHAR || ',"type":"pass","seat":' || (e % n)::VARCHAR || '}}' AS line,
+                   'sha0' AS file_sha, (i * {events_per_match} + e)::BIGINT AS file_line, game, substr(date, 1, 7) AS date
+            FROM mm, range({events_per_match}) r(e) ORDER BY game, date, match_id, seq
+        ) TO '{ev_dir}' (FORMAT parquet, PARTITION_BY (game, date), ROW_GROUP_SIZE 122880)""")  # fmt: skip
+    out["events"] = sorted(str(p.relative_to(root)) for p in ev_dir.rglob("*.parquet"))
+    con.close()
+    m = Manifest(generation=1, tables=out)
+    (root / MANIFEST).write_text(m.to_json(), encoding="utf-8")
+    return root
+
+
+def dashboard_queries(sample_match: str, sample_player: str) -> list[tuple[str, Callable[[Any], Any]]]:
+    """(label, function(connection)) for every query a dashboard page runs, all games and one game."""
+    from analytics import queries as q
+
+    out: list[tuple[str, Callable[[Any], Any]]] = [
+        ("overview", lambda c: q.overview(c)),
+        ("reject_codes", lambda c: q.reject_codes(c)),
+        ("activity", lambda c: q.activity(c, days=60)),
+        ("rule_sets", lambda c: q.rule_sets(c)),
+        ("rejects", lambda c: q.rejects(c, limit=200)),
+        ("error_codes", lambda c: q.error_codes(c)),
+        ("invalid_matches", lambda c: q.invalid_matches(c, limit=200)),
+        ("settlement_mismatches", lambda c: q.settlement_mismatches(c, limit=200)),
+        ("broken_chains", lambda c: q.broken_chains(c, limit=200)),
+        ("replay: find_matches(id)", lambda c: q.find_matches(c, sample_match)),
+        ("replay: find_matches(player)", lambda c: q.find_matches(c, sample_player)),
+        ("replay: match_lines", lambda c: q.match_lines(c, sample_match)),
+    ]
+    for game in (None, "sichuan_xuezhan"):
+        tag = "all" if game is None else game
+        out += [
+            (f"win_rate_by_role [{tag}]", lambda c, g=game: q.win_rate_by_role(c, g)),
+            (f"win_rate_by_seat [{tag}]", lambda c, g=game: q.win_rate_by_seat(c, g)),
+            (f"win_rate_by_dealer [{tag}]", lambda c, g=game: q.win_rate_by_dealer(c, g)),
+            (f"win_rate_by_player [{tag}]", lambda c, g=game: q.win_rate_by_player(c, g, min_matches=1, limit=60)),
+            (f"draw_rate [{tag}]", lambda c, g=game: q.draw_rate(c, g)),
+            (f"rules_comparison [{tag}]", lambda c, g=game: q.rules_comparison(c, g)),
+            (f"fan_distribution [{tag}]", lambda c, g=game: q.fan_distribution(c, g)),
+            (f"fan_total_distribution [{tag}]", lambda c, g=game: q.fan_total_distribution(c, g)),
+            (f"score_distribution [{tag}]", lambda c, g=game: q.score_distribution(c, g)),
+            (f"score_histogram [{tag}]", lambda c, g=game: q.score_histogram(c, g, width=1)),
+            (f"biggest_wins [{tag}]", lambda c, g=game: q.biggest_wins(c, g, limit=10)),
+        ]
+    return out
+
+
+def time_queries(lake: Path, sample_match: str, sample_player: str, repeat: int = 3) -> list[tuple[str, float, int]]:
+    """(label, best seconds, rows) for every dashboard query, uncached, through analytics.lake."""
+    from analytics.lake import open_lake
+
+    con = open_lake(lake)
+    results = []
+    for label, fn in dashboard_queries(sample_match, sample_player):
+        rows = len(fn(con))  # warm-up: Parquet metadata, OS cache
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn(con)
+            best = min(best, time.perf_counter() - t0)
+        results.append((label, best, rows))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=1_000_000)
+    ap.add_argument("--events-per-match", type=int, default=12)
+    ap.add_argument("--lake", help="build (or reuse, if it has a manifest) the big lake here")
+    ap.add_argument("--keep", action="store_true", help="keep the lake built in a temporary folder")
+    args = ap.parse_args(argv)
+    tmp = None
+    if args.lake:
+        lake = Path(args.lake)
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="paiju-bench-dash-"))
+        lake = tmp / "lake"
+    try:
+        if not (lake / "manifest.json").exists():
+            t0 = time.perf_counter()
+            build_big_lake(lake, args.matches, args.events_per_match)
+            print(f"built a {args.matches:,}-match lake in {time.perf_counter() - t0:.1f} s at {lake}")
+        sample = f"bench-{args.matches // 2:07d}"
+        from analytics.lake import open_lake
+
+        player = open_lake(lake).execute("SELECT player FROM seats WHERE match_id = ? LIMIT 1", [sample]).fetchone()
+        results = time_queries(lake, sample, player[0] if player else "p00001")
+        width = max(len(r[0]) for r in results)
+        slow = [r for r in results if r[1] >= LIMIT_S]
+        for label, secs, rows in results:
+            flag = "  SLOW" if secs >= LIMIT_S else ""
+            print(f"{label:<{width}}  {secs * 1000:8.1f} ms  {rows:>7} rows{flag}")
+        worst = max(results, key=lambda r: r[1])
+        print(
+            json.dumps(
+                {
+                    "matches": args.matches,
+                    "queries": len(results),
+                    "worst": worst[0],
+                    "worst_ms": round(worst[1] * 1000, 1),
+                    "over_1s": len(slow),
+                }
+            )
+        )
+        return 1 if slow else 0
+    finally:
+        if tmp is not None and not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
