@@ -1,8 +1,11 @@
 """Dou Dizhu classic (`ddz`), doudizhu.md; the shared reducer also serves `ddz_laizi` (ddz_laizi.py).
 
-State: a frozen dataclass of tuples/frozensets (copy-on-write), card ids from engine/cards.py, moves
-from engine/climbing/moves.py. Phases: `bid` → (`rob`, ddz with option rob) → (`laizi`, ddz_laizi)
-→ `play` → `end`. Error codes follow rules/README.md; every message names its rule id.
+State: an immutable NamedTuple (copy-on-write; `steps()` keeps every state), hands as 54-bit masks
+of the card ids of engine/cards.py, moves from engine/climbing/moves.py (rank-count vectors, the
+classifier memoised). Phases: `bid` → (`rob`, ddz with option rob) → (`laizi`, ddz_laizi) → `play`
+→ `end`. Error codes follow rules/README.md; every message names its rule id. Checks of a `play`
+in order: phase (`wrong_phase`), turn (`not_your_turn`), distinct cards (`illegal_move`), cards
+held (`not_in_hand`), `as` and shape (`illegal_move`), beats the top (`does_not_beat`).
 
 Choices where the rule file is silent:
 - Event types of other games (`look`, `discard`, …) are `wrong_phase` (DDZ-R1 "an event type not
@@ -10,7 +13,13 @@ Choices where the rule file is silent:
 - A `play` listing the same card twice is `illegal_move` (DDZ-R15 "distinct cards"); a card not held
   is `not_in_hand`, checked before the shape.
 - A `laizi` event with a joker rank is `illegal_move` (DDZ-R13: a bad value, like a bad bid).
-- `forfeit` during the rob round counts as "before the landlord is fixed" (S8).
+- `forfeit` during the rob round counts as "before the landlord is fixed" (S8); a void match
+  (`all_pass` = `redeal`) has no items and no winners; after a forfeit the winners are the seats
+  with a positive delta (events.md §6).
+- The rob round (DDZ-R7): the robbers are the seats after the caller up to (not including)
+  `first`, since bidding stops at the first call and every earlier seat bid 0.
+- §4.7's option totals (28,947 / 27,316) and the 27,846 of the K5 note count `pass` as well
+  (27,472 + 1,475, 27,472 − 156, 27,472 + 374); the engine gives 28,946 / 27,315 card moves.
 - `legal_actions` lists one canonical card choice per move (lowest card ids of each rank, laizi
   cards only where the hand lacks a real card) plus `pass` when following; `forfeit` (always legal,
   DDZ-R30) is not listed.
@@ -253,7 +262,8 @@ class DouDizhu:
         robs = (*state.robs, (ev.seat, ev.value))
         queue = state.rob_queue[1:]
         caller = state.caller
-        assert caller is not None
+        if caller is None:  # unreachable: the rob phase always has a caller
+            raise Illegal("wrong_phase", "DDZ-R7 rob without a caller")
         if not queue and ev.seat != caller and any(v for _, v in robs):
             queue = (caller,)
         if queue:

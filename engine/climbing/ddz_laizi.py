@@ -89,7 +89,8 @@ class DouDizhuLaizi(DouDizhu):
     def _declared(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> Move | None:
         """DDZ-R23..R29: the move of exactly the declared reading."""
         lr = state.laizi
-        assert lr is not None
+        if lr is None:  # unreachable: play phase comes after the laizi event
+            raise Illegal("wrong_phase", "DDZ-R13 play before the laizi event")
         plain = [0] * N_RANKS
         m = 0
         for x in ids:
