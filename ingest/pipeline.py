@@ -155,10 +155,11 @@ class _Progress:
     def __init__(self, enabled: bool) -> None:
         self.bar: Any = None
         if enabled:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), transient=False)  # fmt: skip
+                                TimeElapsedColumn(), console=Console(stderr=True), transient=False)  # fmt: skip
 
     def __enter__(self) -> _Progress:
         if self.bar is not None:

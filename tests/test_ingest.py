@@ -62,6 +62,13 @@ def test_ingest_replays_every_match_like_the_engine(tmp_path: Path, logs: list[P
         got = con.execute("SELECT seat, delta, won FROM seats WHERE match_id = ? ORDER BY seat", [mid]).fetchall()
         assert got == [(s, d, s in r["winners"]) for s, d in enumerate(r["deltas"])]
     assert s.events == con.execute("SELECT count(*) FROM events").fetchone()[0]
+    # the catalog file has the same views over the same files
+    import duckdb
+
+    cat = duckdb.connect(str(tmp_path / "lake" / "catalog.duckdb"), read_only=True)
+    for t in ("events", "matches", "seats", "items", "fans", "rules", "rejects", "files"):
+        q = f"SELECT count(*) FROM {t}"
+        assert cat.execute(q).fetchone() == con.execute(q).fetchone(), t
 
 
 def test_ingest_twice_changes_nothing(tmp_path: Path, logs: list[Path]) -> None:

@@ -1,0 +1,104 @@
+"""Ingest benchmark: events/s of a full `paiju ingest` vs a bare JSON parse of the same file.
+
+    .venv/bin/python bench/ingest.py [--events 1000000] [--workers 2]
+
+Prints, for a log of at least `--events` events (simulated, see bench/_data.py, cached in /tmp):
+- bare JSON parse: `json.loads` of every line in one process (the floor any ingest pays);
+- full ingest (store raw, parse + validate, dedup/conflicts, write events, replay every match,
+  write every table, publish) in a fresh lake, events/s of wall time;
+- their ratio (goal ≥ 0.25) and the peak memory (max RSS) of the ingest, measured for a quarter
+  of the log and for the whole of it (bounded: it should not grow with the input).
+Each ingest runs in its own process so that its peak memory is its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._data import CACHE, bench_log  # noqa: E402
+
+_CHILD = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+from ingest.pipeline import ingest
+t = time.perf_counter()
+s = ingest([{path!r}], {lake!r}, workers={workers})
+dt = time.perf_counter() - t
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"seconds": dt, "events": s.events, "matches": s.matches, "statuses": dict(s.statuses),
+                  "rss_main_kb": me, "rss_worker_kb": kids, "rejected": s.rejected}}))
+"""
+
+
+def bare_parse(path: Path) -> tuple[float, int]:
+    n = 0
+    t = time.perf_counter()
+    with open(path, "rb") as f:
+        for line in f:
+            json.loads(line)
+            n += 1
+    return time.perf_counter() - t, n
+
+
+def run_ingest(path: Path, workers: int) -> dict:
+    lake = Path(tempfile.mkdtemp(prefix="lake-", dir=CACHE))
+    try:
+        code = _CHILD.format(root=str(ROOT), path=str(path), lake=str(lake), workers=workers)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(lake, ignore_errors=True)
+
+
+def subset(path: Path, events: int) -> Path:
+    """The first `events` lines, cut at a match boundary (cached)."""
+    out = path.with_name(f"{path.stem}-first{events}.jsonl")
+    if out.exists():
+        return out
+    with open(path, "rb") as f, open(out, "wb") as g:
+        last = None
+        for i, line in enumerate(f):
+            mid = json.loads(line)["match_id"]
+            if i >= events and mid != last:
+                break
+            g.write(line)
+            last = mid
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--events", type=int, default=1_000_000)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    path, n = bench_log(args.events)
+    print(f"log: {path} ({n} events, {path.stat().st_size / 1e6:.1f} MB)")
+    t_parse, _ = bare_parse(path)
+    parse_rate = n / t_parse
+    print(f"bare JSON parse : {t_parse:8.2f} s  {parse_rate:12,.0f} events/s")
+    quarter = subset(path, n // 4)
+    small = run_ingest(quarter, args.workers)
+    full = run_ingest(path, args.workers)
+    rate = full["events"] / full["seconds"]
+    print(f"full ingest     : {full['seconds']:8.2f} s  {rate:12,.0f} events/s "
+          f"({full['matches']} matches replayed: {full['statuses']}, workers={args.workers})")  # fmt: skip
+    print(f"ratio ingest / bare parse: {rate / parse_rate:.3f} (goal >= 0.25)")
+    for label, r in (("1/4 of the log", small), ("whole log", full)):
+        print(f"peak memory, {label:15s}: main {r['rss_main_kb'] / 1024:7.0f} MB, largest worker "
+              f"{r['rss_worker_kb'] / 1024:7.0f} MB ({r['events']} events)")  # fmt: skip
+    print(f"machine load average at the end: {Path('/proc/loadavg').read_text().split()[0]} (2 cores shared)")
+
+
+if __name__ == "__main__":
+    main()
