@@ -136,13 +136,13 @@ class Builder:
 
     # ---------------------------------------------------------------- script steps
 
-    def draw(self, seat: int, tile: str) -> None:
+    def draw(self, seat: int, tile: str, scripted: bool = True) -> None:
         k = tile_id(tile)
         st = self.state
         from_tail = ((st.stage == "draw" and st.repl) or (st.stage == "rob" and not st.hus)) and self.rules.replacement_from == "tail"
         self._patch_wall(k, from_tail)
         self.pool[k] -= 1
-        if self.reserve[k] > 0:
+        if scripted and self.reserve[k] > 0:
             self.reserve[k] -= 1
         self.act({"type": "draw", "seat": seat, "tile": tile})
 
@@ -197,17 +197,17 @@ class Builder:
             cands = [k for k in range(N_SUITED) if grades[k] == g]
             if cands:
                 k = max(cands, key=lambda x: (self.pool[x] - self.reserve[x], -x))
-                self.draw(drawer, tile_name(k))
+                self.draw(drawer, tile_name(k), scripted=False)
                 return
         raise AssertionError(f"no harmless filler tile left (R = {st.wall.remaining})")
 
-    def fill_until(self, seat: int, remaining: int | None = None) -> None:
+    def fill_until(self, seat: int, remaining: int | None = None, use_passes: bool = False) -> None:
         """Filler turns until `seat` is the next to draw (and, if given, R = remaining)."""
         for _ in range(400):
             st = self.state
             if st.stage != "act" and self.game._expected_drawer(st) == seat and (remaining is None or st.wall.remaining == remaining):
                 return
-            self.filler()
+            self.filler(use_passes)
         raise AssertionError("fill_until did not reach its target")
 
     def fill_to_end(self) -> None:
