@@ -135,11 +135,15 @@ E6 = [*E3[:5], {"type": "forfeit", "seat": 2}]
 # name → (game, rules, first, base, deal, actions, expected deltas from the rule file)
 CASES: dict[str, tuple[str, dict[str, Any], int, int, dict[str, Any], list[dict[str, Any]], list[int]]] = {
     "e1_spring": ("ddz", {"preset": "standard"}, 0, 1, E1_DEAL, E1, [-4, 8, -4]),
+    "e1_spring_off": ("ddz", {"spring": False}, 0, 1, E1_DEAL, E1, [-2, 4, -2]),
+    "e1_bomb_factor_3": ("ddz", {"bomb_factor": 3}, 0, 1, E1_DEAL, E1, [-6, 12, -6]),
     "e2_rob_anti_spring": ("ddz", {"rob": True}, 2, 1, E2_DEAL, E2, [16, 16, -32]),
     "e2_max_multiplier_8": ("ddz", {"rob": True, "max_multiplier": 8}, 2, 1, E2_DEAL, E2, [8, 8, -16]),
     "e3_forced_landlord": ("ddz", {}, 0, 3, E3_DEAL, E3, [-12, 6, 6]),
+    "e3_max_multiplier_1": ("ddz", {"max_multiplier": 1}, 0, 3, E3_DEAL, E3, [-6, 3, 3]),
     "e4_laizi_soft_hard": ("ddz_laizi", {}, 2, 1, E4_DEAL, E4, [24, -12, -12]),
     "e4_hard_bomb_factor_4": ("ddz_laizi", {"hard_bomb_factor": 4}, 2, 1, E4_DEAL, E4, [48, -24, -24]),
+    "e4_soft_bomb_factor_3": ("ddz_laizi", {"bomb_factor": 3}, 2, 1, E4_DEAL, E4, [36, -18, -18]),
     "e5_pure_laizi_rocket": ("ddz_laizi", {}, 1, 1, E5_DEAL, E5, [8, -16, 8]),
     "e5_hard_bomb_factor_4": ("ddz_laizi", {"hard_bomb_factor": 4}, 1, 1, E5_DEAL, E5, [64, -128, 64]),
     "e6_forfeit": ("ddz", {}, 0, 3, E3_DEAL, E6, [12, 0, -12]),

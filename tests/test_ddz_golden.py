@@ -27,6 +27,10 @@ def _it(kind: str, seat: int, frm: int, pts: int, d: dict[str, Any]) -> dict[str
 
 
 E1_D = _detail(4, 1, 2, [(1, "rocket", "", 2)], 2, "spring", 4)
+E1_OFF = _detail(2, 1, 2, [(1, "rocket", "", 2)], 1, None, 2)
+E1_BF3 = _detail(6, 1, 3, [(1, "rocket", "", 3)], 2, "spring", 6)
+E3_CAP = _detail(3, 1, 2, [(1, "bomb", "3", 2)], 1, None, 1, base=3)
+E4_S3 = _detail(18, 3, 6, [(2, "soft_bomb", "3", 3), (0, "hard_bomb", "J", 2)], 1, None, 18)
 E2_D = _detail(16, 4, 2, [(0, "bomb", "2", 2)], 2, "anti_spring", 16)
 E2_CAP = _detail(8, 4, 2, [(0, "bomb", "2", 2)], 2, "anti_spring", 8)
 E3_D = _detail(6, 1, 2, [(1, "bomb", "3", 2)], 1, None, 2, base=3)
@@ -38,6 +42,10 @@ E5_H4 = _detail(64, 1, 64, [(*b, 4) for b in E5_BOMBS], 1, None, 64)
 
 EXPECTED_ITEMS: dict[str, tuple[list[int], list[dict[str, Any]]]] = {
     "e1_spring": ([1], [_it("landlord_win", 1, 0, 4, E1_D), _it("landlord_win", 1, 2, 4, E1_D)]),
+    "e1_spring_off": ([1], [_it("landlord_win", 1, 0, 2, E1_OFF), _it("landlord_win", 1, 2, 2, E1_OFF)]),
+    "e1_bomb_factor_3": ([1], [_it("landlord_win", 1, 0, 6, E1_BF3), _it("landlord_win", 1, 2, 6, E1_BF3)]),
+    "e3_max_multiplier_1": ([1, 2], [_it("farmer_win", 1, 0, 3, E3_CAP), _it("farmer_win", 2, 0, 3, E3_CAP)]),
+    "e4_soft_bomb_factor_3": ([0], [_it("landlord_win", 0, 1, 18, E4_S3), _it("landlord_win", 0, 2, 18, E4_S3)]),
     "e2_rob_anti_spring": ([0, 1], [_it("farmer_win", 0, 2, 16, E2_D), _it("farmer_win", 1, 2, 16, E2_D)]),
     "e2_max_multiplier_8": ([0, 1], [_it("farmer_win", 0, 2, 8, E2_CAP), _it("farmer_win", 1, 2, 8, E2_CAP)]),
     "e3_forced_landlord": ([1, 2], [_it("farmer_win", 1, 0, 6, E3_D), _it("farmer_win", 2, 0, 6, E3_D)]),
