@@ -196,3 +196,55 @@ def test_laizi_forfeit_before_laizi_event_and_landlord_forfeit_after() -> None:
     log = [*E4[:5], {"type": "forfeit", "seat": 0}]  # landlord forfeits after the laizi: S7 with R = 3
     r = replay([parse_event({**e, "match_id": "m", "seq": i}) for i, e in enumerate(log)])
     assert r.deltas == [-6, 3, 3] and r.winners == [1, 2]
+
+
+# ---------------------------------------------------------------- contract-level codes on a ddz log
+
+
+def _file(tmp_path: Any, lines: list[str]) -> list[Any]:
+    from engine.replay import group_lines
+    from events.codec import read_log
+
+    p = tmp_path / "m.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    g = group_lines(read_log(p))
+    (entries,) = g.matches.values()
+    return entries
+
+
+def test_contract_codes_on_a_ddz_log(tmp_path: Any) -> None:
+    import json
+
+    from events.chain import fill_chain
+
+    evs = [parse_event(e) for e in E1]
+    lines = [json.dumps(e) for e in E1]
+    # seat 3 does not exist, dealer 3 does not exist
+    assert run(put(E1, 2, type="bid", seat=3, value=0))[1:3] == (2, "bad_field")
+    bad0 = list(E1)
+    bad0[0] = {**bad0[0], "dealer": 3}
+    assert run(bad0)[1:3] == (0, "bad_field")
+    # four players for a 3-seat game
+    bad0[0] = {**E1[0], "players": ["a", "b", "c", "d"]}
+    assert run(bad0)[1:3] == (0, "bad_field")
+    # a gap, a conflicting resend, a broken hash chain, no match_started
+    r = replay(evs[:3] + evs[4:])
+    assert (r.status, r.error["seq"], r.error["code"]) == ("invalid", 4, "seq_gap")
+    other = parse_event({**E1[3], "value": 0})
+    r = replay([*evs[:4], other, *evs[4:]])
+    assert (r.status, r.error["seq"], r.error["code"]) == ("invalid", 3, "conflict")
+    chained = fill_chain(evs)
+    d = chained[4].to_dict()
+    d["cards"] = ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks"]
+    r = replay([*chained[:4], parse_event(d), *chained[5:]])
+    assert (r.status, r.error["seq"], r.error["code"], r.chain_ok) == ("invalid", 4, "bad_hash", False)
+    r = replay(evs[1:])
+    assert r.error["code"] in ("not_started", "seq_gap")
+    # unreadable lines inside the match
+    entries = _file(tmp_path, [*lines[:3], lines[3][:-5], *lines[4:]])
+    r = replay(entries)  # a truncated line: refused where it stands, or a gap if it names no seq
+    assert r.status == "invalid" and (r.error["seq"], r.error["code"]) in ((3, "bad_json"), (4, "seq_gap"))
+    entries = _file(tmp_path, [*lines[:3], lines[3].replace('"bid"', '"bidx"'), *lines[4:]])
+    assert replay(entries).error["code"] == "unknown_type"
+    entries = _file(tmp_path, [*lines[:3], lines[3].replace('"value"', '"valu"'), *lines[4:]])
+    assert replay(entries).error["code"] == "bad_field"
