@@ -48,7 +48,9 @@ def _sub(c: Counts, r0: int, r1: int, k: int) -> Counts:
 
 
 @lru_cache(maxsize=200_000)
-def _best_split(c: Counts, chain_top: int = CHAIN_TOP) -> tuple[int, tuple[tuple[str, int, int], ...]]:
+def _best_split(
+    c: Counts, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)
+) -> tuple[int, tuple[tuple[str, int, int], ...]]:
     """(number of groups, groups) with groups as (kind, lo, hi), kind in solo/pair/trio/bomb/rocket/chain1/2/3."""
     r0 = next((r for r, v in enumerate(c) if v), -1)
     if r0 < 0:
@@ -61,7 +63,7 @@ def _best_split(c: Counts, chain_top: int = CHAIN_TOP) -> tuple[int, tuple[tuple
         if v >= k:
             options.append(((name, r0, r0), _sub(c, r0, r0, k)))
     if r0 <= chain_top:
-        for unit, min_len, name in ((1, 5, "chain1"), (2, 3, "chain2"), (3, 2, "chain3")):
+        for unit, min_len, name in ((1, mins[0], "chain1"), (2, mins[1], "chain2"), (3, mins[2], "chain3")):
             hi = r0
             while hi <= chain_top and c[hi] >= unit:
                 if hi - r0 + 1 >= min_len:
@@ -69,7 +71,7 @@ def _best_split(c: Counts, chain_top: int = CHAIN_TOP) -> tuple[int, tuple[tuple
                 hi += 1
     best: tuple[int, tuple[tuple[str, int, int], ...]] | None = None
     for g, rest in options:
-        n, groups = _best_split(rest, chain_top)
+        n, groups = _best_split(rest, chain_top, mins)
         cand = (n + 1, (g, *groups))
         if best is None or cand[0] < best[0]:
             best = cand
@@ -91,10 +93,16 @@ def _group_counts(g: tuple[str, int, int]) -> list[int]:
     return c
 
 
-def split(counts: Counts, mr: Any = None) -> list[Move]:
-    """The hand as the fewest legal moves: skeleton split, then kickers attached."""
+def split(
+    counts: Counts, mr: Any = None, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)
+) -> list[Move]:
+    """The hand as the fewest legal moves: skeleton split, then kickers attached.
+
+    `chain_top` (highest chain rank) and `mins` (shortest straight, pair straight, plane) describe the
+    game's chains: Dou Dizhu (A, 5/3/2) by default; Pao De Kuai passes (A, 5/2/2) and its MoveRules.
+    """
     mr = mr or ddz_move_rules()
-    _, groups = _best_split(tuple(counts))
+    _, groups = _best_split(tuple(counts), chain_top, mins)
     return attach_kickers([_group_counts(g) for g in groups], mr)
 
 
