@@ -9,6 +9,7 @@ is shared). Paiju is timed on its packed count vectors (bytes, one per kind) and
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import time
@@ -50,9 +51,8 @@ def hands(n: int, seed: int = 1) -> list[list[int]]:
     return out
 
 
-def paiju_win(c: bytes | list[int]) -> bool:
-    """The package's definition: standard shape or seven distinct pairs."""
-    return is_win(c, 0, True, False)
+paiju_win = functools.partial(is_win, n_melds=0, seven_pairs=True, four_as_two_pairs=False)
+"""The package's definition: standard shape or seven distinct pairs."""
 
 
 def race(jobs: list[tuple[Callable[[Any], Any], list[Any]]], repeat: int = 7) -> list[tuple[float, list[Any]]]:

@@ -253,7 +253,7 @@ def is_win(
         if v1 is not None:
             v2 = table.get(b[18:27])
             if v2 is not None:
-                if len(b) <= N_SUITED:
+                if len(b) <= 27 or not any(b[27:]):
                     if v0 + v1 + v2 == 14 - 3 * n_melds:
                         return True
                 elif is_standard_win(b, n_melds):
