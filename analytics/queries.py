@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from events.chain import fill_chain
 from events.codec import parse_line
 from events.models import AnyEvent
 
@@ -274,10 +275,14 @@ QUERIES: dict[str, Callable[..., pd.DataFrame]] = {
 """Every named statistics query: name → function(lake, game=None, rules_id=None)."""
 
 
-def match_events(lake: Any, match_id: str) -> list[AnyEvent]:
-    """The stored events of one match as contract models, in seq order, exactly as received."""
+def match_events(lake: Any, match_id: str, *, fill_hashes: bool = False) -> list[AnyEvent]:
+    """The stored events of one match as contract models, in seq order, exactly as received;
+    with `fill_hashes` every event carries its hash-chain link (events.md §5: the store fills
+    the chain in where the server left it out; a present hash that does not verify is replaced,
+    so compare with the as-received events to find it)."""
     rows = _connect(lake).execute(SQL["match_events"], {"match_id": match_id}).fetchall()
-    return [parse_line(r[0]) for r in rows]
+    events = [parse_line(r[0]) for r in rows]
+    return fill_chain(events) if fill_hashes else events
 
 
 def match_lines(lake: Any, match_id: str) -> list[str]:

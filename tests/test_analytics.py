@@ -151,6 +151,11 @@ def test_match_events_and_find_matches(lake) -> None:  # type: ignore[no-untyped
     by_player = set(q.find_matches(path, player, limit=10_000)["match_id"])
     assert by_player == {m for m, x in results.items() if player in x["players"]}
     assert q.match_events(path, "no-such-match") == []
+    from events.chain import first_broken_link
+
+    filled = q.match_events(path, mid, fill_hashes=True)
+    assert all(e.hash for e in filled) and first_broken_link(filled)[1] is True
+    assert [e.hash for e in evs if e.hash] == [f.hash for f, e in zip(filled, evs, strict=True) if e.hash]
 
 
 def test_reader_is_not_blocked_by_a_writer(lake) -> None:  # type: ignore[no-untyped-def]
