@@ -45,6 +45,7 @@ from events.chain import link
 from events.codec import parse_event, parse_line, read_log
 from events.errors import ContractError
 from events.models import AnyEvent, Settled
+from events.notation import MAHJONG_GAMES, TILE_SET
 
 # ---------------------------------------------------------------- data: which rule checks which event
 
@@ -89,7 +90,6 @@ RULE_REFS: dict[str, dict[str, str]] = {
 RULE_FAMILY = {"sichuan_xuezhan": "sichuan", "sichuan_xueliu": "sichuan"}
 RULE_ID_RE = re.compile(r"\b(?:DDZ|PDK|ZJH|SC|HZ|AS)-[A-Z]{0,2}\d+[a-z]?\b")
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
-TILE_SUIT = {"m": "万", "p": "筒", "s": "条", "z": "中"}
 
 
 def rule_ref(game: str | None, event: AnyEvent | None) -> str:
@@ -447,15 +447,17 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _chip(x: str) -> str:
-    """A card or tile string as a small coloured chip."""
+def _chip(x: str, tiles: bool = False) -> str:
+    """A card or tile string as a small coloured chip (`tiles`: read `5s` as a tile, not a card)."""
+    if tiles and x in TILE_SET:
+        return f'<span class="tile t{x[1]}">{_e(x)}</span>'
     if len(x) == 2 and x[1] in SUIT_SYMBOL and x[0] in "3456789TJQKA2":
         cls = "card red" if x[1] in "hd" else "card"
         return f'<span class="{cls}">{_e(x[0])}{SUIT_SYMBOL[x[1]]}</span>'
     if x in ("BJ", "RJ"):
         return f'<span class="card joker{" red" if x == "RJ" else ""}">{_e(x)}</span>'
-    if len(x) == 2 and x[0].isdigit() and x[1] in TILE_SUIT:
-        return f'<span class="tile t{x[1]}">{_e(x[0])}{TILE_SUIT[x[1]]}</span>'
+    if x in TILE_SET:
+        return f'<span class="tile t{x[1]}">{_e(x)}</span>'
     return f"<code>{_e(x)}</code>"
 
 
@@ -463,20 +465,20 @@ def _is_chips(v: Any) -> bool:
     return isinstance(v, list) and bool(v) and all(isinstance(x, str) and len(x) <= 3 for x in v)
 
 
-def _value(v: Any) -> str:
+def _value(v: Any, t: bool = False) -> str:
     """A view value: chips for card lists, per-seat lists as `s0: …`, JSON otherwise."""
     if _is_chips(v):
-        return "".join(_chip(x) for x in v)
+        return "".join(_chip(x, t) for x in v)
     if isinstance(v, list) and v and all(isinstance(x, list) for x in v):
         parts = []
         for s, x in enumerate(v):
-            parts.append(f'<span class="k">s{s}:</span> {_value(x) if x else "—"}')
+            parts.append(f'<span class="k">s{s}:</span> {_value(x, t) if x else "—"}')
         return " · ".join(parts)
     if isinstance(v, list) and v and all(isinstance(x, Mapping) and "tiles" in x for x in v):
-        return " ".join(f'<span class="k">{_e(m.get("kind", ""))}</span> {_value(m["tiles"])}' for m in v)
+        return " ".join(f'<span class="k">{_e(m.get("kind", ""))}</span> {_value(m["tiles"], t)}' for m in v)
     if isinstance(v, Mapping) and set(v) >= {"cards"}:
         rest = {k: x for k, x in v.items() if k != "cards"}
-        return _value(v["cards"]) + (f' <span class="k">{_e(json.dumps(rest, ensure_ascii=False))}</span>' if rest else "")
+        return _value(v["cards"], t) + (f' <span class="k">{_e(json.dumps(rest, ensure_ascii=False))}</span>' if rest else "")
     if v is None:
         return "—"
     if isinstance(v, str | int | float | bool):
@@ -484,7 +486,7 @@ def _value(v: Any) -> str:
     return f"<code>{_e(json.dumps(v, ensure_ascii=False))}</code>"
 
 
-def _event_cell(ev: AnyEvent | None, players: Sequence[str]) -> str:
+def _event_cell(ev: AnyEvent | None, players: Sequence[str], t: bool = False) -> str:
     if ev is None:
         return "<em>unreadable line</em>"
     d = ev.to_dict()
@@ -497,15 +499,15 @@ def _event_cell(ev: AnyEvent | None, players: Sequence[str]) -> str:
         if k in ("match_id", "seq", "type", "seat", "hash", "ts"):
             continue
         if ev.type == "dealt" and k == "hands":
-            parts.append("<br>".join(f'<span class="k">s{s}:</span> {_value(h)}' for s, h in enumerate(v)))
+            parts.append("<br>".join(f'<span class="k">s{s}:</span> {_value(h, t)}' for s, h in enumerate(v)))
             continue
         if ev.type == "match_started" and k in ("players", "rules"):
             continue
-        parts.append(f'<span class="k">{_e(k)}</span> {_value(v)}')
+        parts.append(f'<span class="k">{_e(k)}</span> {_value([v] if k == "tile" else v, t)}')
     return " ".join(parts[:2]) + ("<br>" + "<br>".join(parts[2:]) if len(parts) > 2 else "")
 
 
-def _state_cell(view: Mapping[str, Any] | None) -> str:
+def _state_cell(view: Mapping[str, Any] | None, t: bool = False) -> str:
     if not view:
         return ""
     lines = []
@@ -516,9 +518,9 @@ def _state_cell(view: Mapping[str, Any] | None) -> str:
         if v in (None, [], {}, ""):
             continue
         if k == "hands" and isinstance(v, list):
-            lines.extend(f'<div><span class="k">hand s{s}:</span> {_value(h) if h else "—"}</div>' for s, h in enumerate(v))
+            lines.extend(f'<div><span class="k">hand s{s}:</span> {_value(h, t) if h else "—"}</div>' for s, h in enumerate(v))
             continue
-        lines.append(f'<div><span class="k">{_e(k)}:</span> {_value(v)}</div>')
+        lines.append(f'<div><span class="k">{_e(k)}:</span> {_value(v, t)}</div>')
     return f'<div class="state">{"".join(lines)}</div>'
 
 
@@ -654,6 +656,7 @@ def render_report(rep: Report) -> str:
     out.append("<h2>3. Timeline</h2>")
     out.append("<table id='timeline'><thead><tr><th class='num'>seq</th><th>event</th><th>rule check</th><th>hash</th><th>table after the event</th></tr></thead><tbody>")
     marked = False
+    tiles = r.game in MAHJONG_GAMES
     for row in rep.rows:
         attrs = f" class='{row.status}'"
         if row.status in ("illegal", "unreadable") and not marked:
@@ -661,8 +664,8 @@ def render_report(rep: Report) -> str:
             marked = True
         seq = "" if row.seq is None else str(row.seq)
         out.append(
-            f"<tr{attrs}><td class='num'>{seq}</td><td>{_event_cell(row.event, players)}</td><td>{_check_cell(row)}</td>"
-            f"<td>{_hash_badge(row.hash_status)}</td><td>{_state_cell(row.view)}</td></tr>"
+            f"<tr{attrs}><td class='num'>{seq}</td><td>{_event_cell(row.event, players, tiles)}</td><td>{_check_cell(row)}</td>"
+            f"<td>{_hash_badge(row.hash_status)}</td><td>{_state_cell(row.view, tiles)}</td></tr>"
         )
     out.append("</tbody></table>")
     # 4. settlement
