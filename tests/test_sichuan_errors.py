@@ -222,3 +222,41 @@ def test_gang_rules() -> None:
     p = idx(ds, type="peng")
     after = {"type": "gang", "seat": 0, "tile": "9s", "kind": "an"}
     expect([*ds[: p + 1], after], "illegal_move", p + 1, "SC-R5")
+
+
+def test_random_corruptions_never_raise() -> None:
+    """Bad input gets a contract code, never a traceback: random edits of every golden log."""
+    import random
+
+    from events.errors import ContractError
+
+    rng = random.Random(5)
+    tiles = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["7z"]
+    names = sorted(p.stem.removeprefix("sichuan_") for p in GOLDEN.glob("sichuan_*.jsonl"))
+    for name in names:
+        base = dicts(name)
+        for _ in range(15):
+            ds = [dict(d) for d in base]
+            i = rng.randrange(2, len(ds) - 1)
+            d = ds[i]
+            roll = rng.random()
+            if "tile" in d and roll < 0.4:
+                d["tile"] = rng.choice(tiles)
+            elif "seat" in d and roll < 0.7:
+                d["seat"] = rng.randrange(4)
+            elif roll < 0.85:
+                d = {"type": rng.choice(["draw", "discard", "peng", "hu"]), "seat": rng.randrange(4), "tile": rng.choice(tiles)}
+            else:
+                d = {"type": "gang", "seat": rng.randrange(4), "tile": rng.choice(tiles), "kind": rng.choice(["zhi", "bu", "an"])}
+            ds[i] = d
+            try:
+                r = run(ds[: rng.randrange(i + 1, len(ds) + 1)])
+            except ContractError:
+                continue
+            assert r.status in ("invalid", "finished", "incomplete")
+            if r.status == "invalid":
+                assert r.error["code"] in {
+                    "wrong_phase", "not_your_turn", "not_in_hand", "illegal_move", "illegal_claim",
+                    "not_a_win", "wrong_draw", "after_end", "bad_field",
+                }, r.error  # fmt: skip
+                assert "SC-" in r.error["message"] or r.error["code"] in ("after_end", "bad_field")
