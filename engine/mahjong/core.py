@@ -33,6 +33,10 @@ Ready and waits
 
 Shanten (for bots)
 - `shanten(counts, n_melds, seven_pairs=True)`: fewest tiles from ready (−1 = complete hand).
+
+The turn and claim-window state machines live with the games: `engine/mahjong/sichuan.py` (its
+reducer, with the pass lock, the last-four rule and the 血流 lock) and `engine/mahjong/claimflow.py`
+(Hongzhong, Anshun). The shared bot policy is `engine/mahjong/bot.py`.
 """
 
 from __future__ import annotations
