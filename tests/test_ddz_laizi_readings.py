@@ -220,3 +220,41 @@ def test_auto_as_in_a_replayed_state_matches_the_e4_log() -> None:
             assert DDZ_LAIZI.auto_as(by_seq[e["seq"] - 1], e["cards"]) == e.get("as", [])
             checked += 1
     assert checked == 6
+
+
+def test_readings_exhaustive_small_sets() -> None:
+    """Thousands of card sets: every multiset of up to 4 non-laizi cards over 3 4 5 6 8 9 BJ RJ with
+    0–2 laizi (0–3 when at most 2 other cards), laizi 7; every ordered `as` list judged."""
+    from engine.climbing.laizi import judge
+    from engine.climbing.moves import counts_str
+
+    mr = ddz_move_rules()
+    lr = 4
+    kinds = [0, 1, 2, 3, 5, 6, 13, 14]
+    sets = 0
+
+    def rec(i: int, left: int, cur: list[int]) -> list[tuple[int, ...]]:
+        if i == len(kinds):
+            return [tuple(cur)]
+        out = []
+        r = kinds[i]
+        for k in range(0, min(left, 1 if r >= 13 else 4) + 1):
+            cur[r] = k
+            out += rec(i + 1, left - k, cur)
+        cur[r] = 0
+        return out
+
+    for N in rec(0, 4, [0] * 15):
+        n = sum(N)
+        for m in range(0, (3 if n <= 2 else 2) + 1):
+            if n + m == 0:
+                continue
+            sets += 1
+            brute = set()
+            for assign in product(range(15), repeat=m):
+                mv = judge(N, list(assign), lr, mr)
+                if mv is not None:
+                    brute.add((tuple(sorted(assign)), mv))
+            got = {(rd.as_, rd.move) for rd in readings(N, m, lr, mr)}
+            assert got == brute, (counts_str(N), m)
+    assert sets > 1000
