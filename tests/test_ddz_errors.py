@@ -248,3 +248,9 @@ def test_contract_codes_on_a_ddz_log(tmp_path: Any) -> None:
     assert replay(entries).error["code"] == "unknown_type"
     entries = _file(tmp_path, [*lines[:3], lines[3].replace('"value"', '"valu"'), *lines[4:]])
     assert replay(entries).error["code"] == "bad_field"
+
+
+def test_tiles_in_a_ddz_deal_are_bad_deal() -> None:
+    hands = [list(h) for h in E1[1]["hands"]]
+    hands[0][0] = "1m"
+    assert run(_deal_variant(hands=hands))[1:3] == (1, "bad_deal")

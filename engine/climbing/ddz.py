@@ -182,6 +182,9 @@ class DouDizhu:
         if len(bottom) != 3:
             raise Illegal("bad_deal", f"DDZ-R2 the bottom must be 3 cards, got {len(bottom)}")
         every = [c for h in dealt.hands for c in h] + list(bottom)
+        not_cards = [c for c in every if c not in CARD_ID]
+        if not_cards:
+            raise Illegal("bad_deal", f"DDZ-R2 {not_cards[0]!r} is not a card of the 54-card deck")
         ids = [CARD_ID[c] for c in every]
         if len(set(ids)) != 54:
             seen: set[str] = set()
