@@ -102,3 +102,51 @@ def test_bot_actions_are_legal_actions(game: Any, seed: int) -> None:
         seq += 1
         assert seq < 400
     assert sum(game.settle(state).deltas) == 0
+
+
+ALL_CARDS = [r + s for r in "3456789TJQKA2" for s in "shcd"] + ["BJ", "RJ"]
+mutation = st.one_of(
+    st.fixed_dictionaries({"seat": st.integers(0, 2)}),
+    st.fixed_dictionaries({"cards": st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=8)}),
+    st.fixed_dictionaries({"as": st.lists(st.sampled_from(list("3456789TJQKA2") + ["BJ"]), max_size=4)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["pass", "forfeit"])}),
+    st.fixed_dictionaries({"type": st.just("bid"), "value": st.integers(-1, 4)}),
+    st.fixed_dictionaries({"type": st.just("rob"), "value": st.booleans()}),
+    st.fixed_dictionaries({"type": st.just("laizi"), "rank": st.sampled_from(list("3456789TJQKA2") + ["BJ"])}),
+    st.fixed_dictionaries({"type": st.just("play"), "cards": st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=6)}),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["ddz", "ddz_laizi"]), st.integers(0, 30), st.integers(0, 10**6), mutation)
+def test_mutated_logs_never_crash(game: str, index: int, pick: int, change: dict[str, Any]) -> None:
+    """Any single mutated event: the replay names an error code or still finishes; never a traceback."""
+    from events.errors import ContractError
+
+    events = simulate_match(game, {"rob": True} if game == "ddz" and index % 2 else {}, seed=99, index=index % 4)
+    plain = [{k: v for k, v in e.to_dict().items() if k != "hash"} for e in events]
+    k = 2 + pick % (len(plain) - 2)
+    ev = {**plain[k], **change}
+    keep = {"match_id", "seq", "type"} | {
+        "bid": {"seat", "value"}, "rob": {"seat", "value"}, "laizi": {"rank"}, "play": {"seat", "cards", "as"},
+        "pass": {"seat"}, "forfeit": {"seat"}, "settled": {"deltas"},
+    }.get(ev["type"], set())  # fmt: skip
+    ev = {a: b for a, b in ev.items() if a in keep}
+    if ev["type"] in ("bid", "rob", "play", "pass", "forfeit"):
+        ev.setdefault("seat", 0)
+    if ev["type"] in ("bid", "rob"):
+        ev.setdefault("value", True if ev["type"] == "rob" else 1)
+    if ev["type"] == "laizi":
+        ev.setdefault("rank", "7")
+    if ev["type"] == "play":
+        ev.setdefault("cards", ["3s"])
+    if ev["type"] == "settled":
+        ev.setdefault("deltas", [0, 0, 0])
+    try:
+        parsed = [parse_event(e) for e in [*plain[:k], ev, *plain[k + 1 :]]]
+    except ContractError:
+        return
+    r = replay(parsed)
+    assert r.status in ("finished", "invalid", "incomplete")
+    if r.status == "invalid":
+        assert r.error["code"] and r.error["seq"] is not None
