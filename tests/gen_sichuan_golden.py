@@ -23,13 +23,15 @@ from events.codec import parse_line
 OUT = Path(__file__).resolve().parent / "data" / "golden"
 
 
-def e1(rules: dict | None = None, name: str = "e1_an_gang_kong_flower", expect: list[int] | None = None) -> tuple[str, Builder, list[int]]:
+def e1(
+    rules: dict | None = None, name: str = "e1_an_gang_kong_flower", expect: list[int] | None = None, direction: str = "opposite"
+) -> tuple[str, Builder, list[int]]:
     """SC-E1: an gang then 杠上花."""
     b = Builder(
         name, "sichuan_xuezhan", rules or {"preset": "standard"}, 0,
         ["1m2m2m3m4m5m5m7m8m8m9m 1p4p 7p", "1m1m3m6m9m 1s4s7s 2s8s9s6s 6m",
          "1p2p3p 6p7p8p 9p 2s3s4s 5s5s5s", "2m4m6m8m3m7m 1s3s6s8s9s7s 4s"],
-        "spmp", reserve="5s 9p",
+        "spmp", reserve="5s 9p", direction=direction,
     )  # fmt: skip
     b.do("discard", 0, "9m")
     b.fill_until(2)
@@ -41,7 +43,12 @@ def e1(rules: dict | None = None, name: str = "e1_an_gang_kong_flower", expect: 
     return name, b, expect or [-10, -10, 30, -10]
 
 
-def e2(rules: dict | None = None, name: str = "e2_bu_gang_gang_shang_pao_yi_pao_duo_xiang", expect: list[int] | None = None) -> tuple[str, Builder, list[int]]:
+def e2(
+    rules: dict | None = None,
+    name: str = "e2_bu_gang_gang_shang_pao_yi_pao_duo_xiang",
+    expect: list[int] | None = None,
+    single: bool = False,
+) -> tuple[str, Builder, list[int]]:
     """SC-E2: bu gang, 杠上炮 with 呼叫转移, 一炮多响, 龙七对."""
     b = Builder(
         name, "sichuan_xuezhan", rules or {"preset": "standard"}, 0,
@@ -60,7 +67,8 @@ def e2(rules: dict | None = None, name: str = "e2_bu_gang_gang_shang_pao_yi_pao_
     b.draw(0, "2s")
     b.do("discard", 0, "3p")
     b.do("hu", 1, "3p")
-    b.do("hu", 3, "3p")
+    if not single:
+        b.do("hu", 3, "3p")
     b.fill_to_end()
     return name, b, expect or [-37, 4, -1, 34]
 
@@ -233,6 +241,11 @@ def variants() -> list[tuple[str, Builder, list[int]]]:
     out.append(e6({"preset": "chengdu", "fan_cap": 0}, "e6_chengdu_no_cap", [-4 - 65, -4 - 65, -4 - 65, 12 + 195]))
     # E4 with huazhu_pays_winners: seat 3 also pays 16 to seat 0
     out.append(e4({"preset": "standard", "que_discard_first": False, "huazhu_pays_winners": True}, "e4_huazhu_pays_winners", [22, 10, 18, -50]))
+    # E2 without 一炮多响: the nearer seat 1 alone wins (2 + G 3); seat 3 stays ready on 3p (龙七对 5 →
+    # 16) and collects 查大叫 from the unready seats 0 and 2 at the exhaustive draw
+    out.append(e2({"preset": "standard", "yi_pao_duo_xiang": False}, "e2_single_hu_nearest", [3 - 5 - 16, -1 + 5, -1 - 16, -1 + 32], single=True))
+    # E1 with the exchange passed clockwise (to the 上家)
+    out.append(e1(None, "e1_exchange_clockwise", direction="clockwise"))
     # E1 without 换三张
     out.append(e1({"preset": "standard", "huan_san_zhang": False}, "e1_no_exchange"))
     return out

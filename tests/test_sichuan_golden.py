@@ -85,6 +85,16 @@ CASES: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {
         [-10, -10, 30, -10],
         [("gang_an", 2, p, 2, None, None) for p in (0, 1, 3)] + [("hu_zimo", 2, p, 8, E1_FANS, 4) for p in (0, 1, 3)],
     ),
+    "e2_single_hu_nearest": (
+        [-18, 4, -17, 31],
+        [("gang_bu", 0, p, 1, None, None) for p in (1, 2, 3)]
+        + [("hu_dianpao", 1, 0, 2, E2_1, 2), ("hu_zhuanyi", 1, 0, 3, None, None)]
+        + [("da_jiao", 3, p, 16, None, 5) for p in (0, 2)],
+    ),
+    "e1_exchange_clockwise": (
+        [-10, -10, 30, -10],
+        [("gang_an", 2, p, 2, None, None) for p in (0, 1, 3)] + [("hu_zimo", 2, p, 8, E1_FANS, 4) for p in (0, 1, 3)],
+    ),
     "e1_no_exchange": (
         [-10, -10, 30, -10],
         [("gang_an", 2, p, 2, None, None) for p in (0, 1, 3)] + [("hu_zimo", 2, p, 8, E1_FANS, 4) for p in (0, 1, 3)],
