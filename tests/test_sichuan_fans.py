@@ -146,3 +146,11 @@ def test_ready_and_waits() -> None:
 def test_bad_input_is_a_value_error(query: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         XUEZHAN.hand(query)
+
+
+def test_win_tile_given_separately_or_among_the_14() -> None:
+    sep = q("2m3m4m4m6m 5p5p5p 6p7p8p 2p2p", "mianzhu", win_tile="5m", zimo=True)
+    among = q("2m3m4m4m5m6m 5p5p5p 6p7p8p 2p2p", "mianzhu", win_tile="5m", zimo=True)
+    assert sep == among and sep["fans"]["qia_xin_wu"] == 1
+    pair = q("2m3m4m4m5m6m 5p5p5p 6p7p8p 2p2p", "mianzhu", win_tile="2p", zimo=True)
+    assert "qia_xin_wu" not in pair["fans"] and pair["fan"] == 2

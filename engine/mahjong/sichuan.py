@@ -47,6 +47,7 @@ from engine.tiles import (
     N_KINDS,
     N_SUITED,
     SUITS,
+    TILE_ID,
     counts_of,
     full_set,
     kinds_of,
@@ -1119,7 +1120,12 @@ def _hand_query(game: SichuanGame, q: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"unknown situation {x!r}; known: {', '.join(sorted(known))}")
     win_tile = q.get("win_tile")
     if win_tile:
-        tiles = [*tiles, tile_id(win_tile)]
+        if win_tile not in TILE_ID or tile_id(win_tile) >= N_SUITED:
+            raise ValueError(f"win_tile {win_tile!r} is not a Sichuan tile")
+        wk = tile_id(win_tile)
+        if len(tiles) + 3 * len(melds) == 14 and wk in tiles:
+            tiles.remove(wk)  # 14 tiles given: win_tile says which of them completed the hand
+        tiles = [*tiles, wk]
     size = len(tiles) + 3 * len(melds)
     c = counts_of(tiles)
     held = [a + b for a, b in zip(c, meld_counts(melds), strict=True)]
