@@ -158,6 +158,10 @@ def test_analysis_pages_render(monkeypatch: pytest.MonkeyPatch, lake: dict[str, 
         at.radio(key="wr_by").set_value("seat").run()
         assert not at.exception
         assert set(at.dataframe[0].value["seat"]) <= set(range(6))
+        at.radio(key="wr_by").set_value("player").run()
+        assert not at.exception
+        assert "players are ranked per game" in _text(at)
+        assert len(set(at.dataframe[0].value["game"])) == 1
     if page == "quality":
         assert "bad-turn-1" in str([df.value.to_dict() for df in at.dataframe])
         assert "mismatch-1" in str([df.value.to_dict() for df in at.dataframe])

@@ -42,6 +42,10 @@ def body() -> None:
     by = st.radio("By", list(BY), horizontal=True, key="wr_by")
     name, key = BY[by]
     kw = {"min_matches": 1, "limit": 60} if by == "player" else {}
+    if by == "player" and game is None:
+        # a player table is per game; over every game at once it is one group per (game, player)
+        game = str(query("overview").sort_values("matches", ascending=False)["game"].iloc[0])
+        st.caption(f"players are ranked per game: showing `{game}` (pick another game above)")
     df = query(name, game=game, rules_id=rules_id, **kw)
     if df.empty:
         st.info("no decided matches for this choice")
