@@ -551,7 +551,7 @@ class SichuanGame:
         return score_win(st.rules, hand, melds, wt, situ)
 
     def _after_self_win(self, st: State, s: int, tile: int, sc: Score) -> State:
-        payers = [j for j in ((s + i) % N for i in range(1, N)) if _active(st, j)]
+        payers = [j for j in range(N) if j != s and _active(st, j)]
         r = st.rules
         b = st.base
         flows = list(st.flows)
@@ -653,7 +653,7 @@ class SichuanGame:
             pays = [(g.feeder, r.zhi_gang_units * b)]
         else:
             units = r.an_gang_units if g.kind == "an" else r.bu_gang_units
-            pays = [(j, units * b) for j in ((g.seat + i) % N for i in range(1, N)) if _active(st, j)]
+            pays = [(j, units * b) for j in range(N) if j != g.seat and _active(st, j)]
         flows = list(st.flows)
         kp = list(st.kong_pay)
         for j, amt in pays:
