@@ -107,6 +107,7 @@ class DDZState(NamedTuple):
     winner: int | None = None
     forfeit: int | None = None
     void: bool = False
+    mr: MoveRules | None = None  # the move rules of `rules`, looked up once at `start`
 
 
 _FIELD = {f: i for i, f in enumerate(DDZState._fields)}
@@ -203,21 +204,24 @@ class DouDizhu:
             turn=started.dealer,
             hands=tuple(_mask(CARD_ID[c] for c in h) for h in dealt.hands),
             bottom=tuple(CARD_ID[c] for c in bottom),
+            mr=self.move_rules(rules),
         )
 
     # ---------------------------------------------------------------- reducer
 
-    _DISPATCH: Mapping[str, str] = {
-        "play": "_play", "pass": "_pass", "bid": "_bid", "rob": "_rob", "laizi": "_laizi", "forfeit": "_forfeit",
-    }  # fmt: skip
+    def __init__(self) -> None:
+        self._handlers: dict[type, Any] = {
+            Play: self._play, Pass: self._pass, Bid: self._bid, Rob: self._rob, Laizi: self._laizi,
+            Forfeit: self._forfeit,
+        }  # fmt: skip
 
     def apply(self, state: DDZState, event: AnyEvent) -> DDZState:
         if state.phase == "end":
             raise Illegal("after_end", f"DDZ-R22 {event.type} after the match ended")
-        name = self._DISPATCH.get(event.type)  # type: ignore[attr-defined]
-        if name is None:
+        fn = self._handlers.get(type(event))
+        if fn is None:
             raise Illegal("wrong_phase", f"DDZ-R1 a {event.type} event is not part of Dou Dizhu ({state.phase} phase)")
-        return getattr(self, name)(state, event)  # type: ignore[no-any-return]
+        return fn(state, event)  # type: ignore[no-any-return]
 
     def _forfeit(self, state: DDZState, ev: Forfeit) -> DDZState:
         """DDZ-R30: any seat, any time before the end; settled by S8."""
@@ -292,7 +296,7 @@ class DouDizhu:
         """The move of a play as declared (classic: no `as`)."""
         if ev.as_:
             raise Illegal("illegal_move", f"DDZ-R23 `as` {ev.as_} in ddz: classic plays have no declarations")
-        return classify(_counts(ids), self.move_rules(state.rules))
+        return classify(_counts(ids), state.mr or self.move_rules(state.rules))
 
     def _shown(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> str:
         """The play's ranks for a message (laizi: which `as` was declared)."""

@@ -109,7 +109,7 @@ class DouDizhuLaizi(DouDizhu):
             S.append(RANK_INDEX[a])
         if m and not sum(plain) and any(r != lr for r in S):
             raise Illegal("illegal_move", f"DDZ-R24 a play of laizi only stands for the laizi rank itself, not {decl}")
-        return judge(tuple(plain), S, lr, self.move_rules(state.rules))
+        return judge(tuple(plain), S, lr, state.mr or self.move_rules(state.rules))
 
     def auto_as(self, state: DDZState, cards: list[str]) -> list[str] | None:
         """DDZ-R27 for ingest: the `as` of a play logged without it, in this state (None: no legal reading)."""
