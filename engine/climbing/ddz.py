@@ -60,6 +60,7 @@ from events.models import AnyEvent, Bid, Dealt, Forfeit, Laizi, MatchStarted, Pa
 
 DECK: frozenset[int] = frozenset(range(54))
 RANK_OF: tuple[int, ...] = tuple(rank_of(i) for i in range(54))
+CARD_BIT: dict[str, int] = {c: 1 << i for c, i in CARD_ID.items()}
 
 
 class DDZRules(GameRules):
@@ -182,15 +183,21 @@ class DouDizhu:
         bottom = dealt.bottom or []
         if len(bottom) != 3:
             raise Illegal("bad_deal", f"DDZ-R2 the bottom must be 3 cards, got {len(bottom)}")
-        every = [c for h in dealt.hands for c in h] + list(bottom)
-        not_cards = [c for c in every if c not in CARD_ID]
-        if not_cards:
-            raise Illegal("bad_deal", f"DDZ-R2 {not_cards[0]!r} is not a card of the 54-card deck")
-        ids = [CARD_ID[c] for c in every]
-        if len(set(ids)) != 54:
-            seen: set[str] = set()
-            dup = next((c for c in every if c in seen or seen.add(c)), "?")  # type: ignore[func-returns-value]
-            raise Illegal("bad_deal", f"DDZ-R2 the deal is not the 54-card deck: {dup} appears twice")
+        masks = []
+        union = 0
+        for h in (*dealt.hands, bottom):
+            m = 0
+            for c in h:
+                bit = CARD_BIT.get(c)
+                if bit is None:
+                    raise Illegal("bad_deal", f"DDZ-R2 {c!r} is not a card of the 54-card deck")
+                m |= bit
+            masks.append(m)
+            if m & union or m.bit_count() != len(h):
+                every = [c for h in dealt.hands for c in h] + list(bottom)
+                dup = next(c for i, c in enumerate(every) if c in every[:i])
+                raise Illegal("bad_deal", f"DDZ-R2 the deal is not the 54-card deck: {dup} appears twice")
+            union |= m
         if dealt.wall is not None or dealt.stacks is not None:
             raise Illegal("bad_deal", "DDZ-R2 a Dou Dizhu deal has only hands and bottom")
         if not 0 <= started.dealer <= 2:
@@ -202,7 +209,7 @@ class DouDizhu:
             first=started.dealer,
             phase="bid",
             turn=started.dealer,
-            hands=tuple(_mask(CARD_ID[c] for c in h) for h in dealt.hands),
+            hands=tuple(masks[:3]),
             bottom=tuple(CARD_ID[c] for c in bottom),
             mr=self.move_rules(rules),
         )
