@@ -37,6 +37,7 @@ dt = time.perf_counter() - t
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({{"seconds": dt, "events": s.events, "matches": s.matches, "statuses": dict(s.statuses),
+                  "steps": {{k: round(v, 1) for k, v in s.seconds.items()}},
                   "rss_main_kb": me, "rss_worker_kb": kids, "rejected": s.rejected}}))
 """
 
@@ -93,6 +94,7 @@ def main() -> None:
     rate = full["events"] / full["seconds"]
     print(f"full ingest     : {full['seconds']:8.2f} s  {rate:12,.0f} events/s "
           f"({full['matches']} matches replayed: {full['statuses']}, workers={args.workers})")  # fmt: skip
+    print(f"  seconds per step: {full['steps']}")
     print(f"ratio ingest / bare parse: {rate / parse_rate:.3f} (goal >= 0.25)")
     for label, r in (("1/4 of the log", small), ("whole log", full)):
         print(f"peak memory, {label:15s}: main {r['rss_main_kb'] / 1024:7.0f} MB, largest worker "

@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -44,7 +45,7 @@ from ingest.tables import build_tables
 
 CHUNK_LINES = 5000
 Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
-BATCH_EVENTS = 20000
+BATCH_EVENTS = 5000
 PARQUET_OPTS: dict[str, Any] = {"compression": "zstd"}
 
 
@@ -63,12 +64,15 @@ class Summary:
     matches: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     replaced_files: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time of each step: receive, parse, store, replay, publish."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "skipped": self.skipped, "unreadable": self.unreadable, "lines": self.lines,
             "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
             "conflicts": self.conflicts, "matches": self.matches, "statuses": dict(self.statuses),
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }  # fmt: skip
 
 
@@ -211,7 +215,9 @@ def ingest(
         try:
             pool: Executor = ProcessPoolExecutor(max_workers=workers) if workers > 0 else _Inline()
             with pool, _Progress(progress) as prog:
+                t0 = time.perf_counter()
                 received = _receive(paths, lake, manifest, stage, summary)
+                summary.seconds["receive"] = time.perf_counter() - t0
                 if received:
                     _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer)
         finally:
@@ -272,6 +278,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         json.dumps([manifest.generation, [r.sha for r in received]]).encode()
     ).hexdigest()[:12]
     out = str(stage)
+    t0 = time.perf_counter()
     # ---- parse, in the pool, with a bounded number of chunks in flight
     file_stats: dict[str, list[int]] = {r.sha: [0, 0, 0] for r in received}
     total_bytes = sum(r.size for r in received)
@@ -296,14 +303,20 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         prog.advance(t_parse, r.size)
     drain(0)
 
+    summary.seconds["parse"] = time.perf_counter() - t0
     con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": "1GB"})
     try:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
+        t0 = time.perf_counter()
         _store_events(con, lake, manifest, stage, run_id, summary)
+        summary.seconds["store"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
         staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer)
+        summary.seconds["replay"] = time.perf_counter() - t0
     finally:
         con.close()
+    t0 = time.perf_counter()
     # ---- the files table
     files = pa.table(
         {
@@ -321,6 +334,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     new_manifest = store.publish(lake, manifest, staged, replaced, raw)
     with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
         store.write_catalog(lake, new_manifest)
+    summary.seconds["publish"] = time.perf_counter() - t0
 
 
 def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> None:
