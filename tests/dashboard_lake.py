@@ -82,6 +82,10 @@ def build(root: Path) -> dict[str, Any]:
             for e in evs:
                 f.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
     written.update(extra)
+    with open(logs / "refused.jsonl", "w", encoding="utf-8") as f:
+        # a line that is no JSON, and a different event at a stored seq (a conflict): both quarantined
+        f.write("{not json\n")
+        f.write(json.dumps({**mism[2], "ts": "2026-11-03T00:00:00Z"}, separators=(",", ":")) + "\n")
     lake = root / "lake"
     ingest(sorted(str(p) for p in logs.glob("*.jsonl")), lake, workers=0)
     return {"lake": str(lake), "matches": written, "games": played, "bad_seq": k}

@@ -26,9 +26,10 @@ def body() -> None:
         return
     st.markdown("#### Matches by game")
     st.dataframe(per_game, hide_index=True, width="stretch")
-    status = per_game.melt(id_vars="game", value_vars=["finished", "incomplete", "invalid"], var_name="status",
-                           value_name="matches")  # fmt: skip
-    st.bar_chart(status, x="game", y="matches", color="status", horizontal=True)
+    status = per_game[["game", "finished", "incomplete", "invalid"]].melt(
+        id_vars="game", var_name="status", value_name="count"
+    )
+    st.bar_chart(status, x="game", y="count", color="status", horizontal=True)
     st.markdown("#### Recent activity (matches per day, last 60 days of the lake)")
     act = query("activity", days=60)
     if act.empty:
