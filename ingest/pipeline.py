@@ -214,6 +214,9 @@ def ingest(
         stage = store.new_staging(lake)
         try:
             pool: Executor = ProcessPoolExecutor(max_workers=workers) if workers > 0 else _Inline()
+            # start every worker now, before DuckDB's threads exist in this process (fork safety)
+            for f in [pool.submit(os.getpid) for _ in range(max(workers, 1) * 2)]:
+                f.result()
             with pool, _Progress(progress) as prog:
                 t0 = time.perf_counter()
                 received = _receive(paths, lake, manifest, stage, summary)
