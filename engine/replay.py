@@ -20,6 +20,7 @@ from events.chain import link
 from events.codec import LineError, ParsedLine
 from events.errors import ContractError
 from events.models import AnyEvent, Dealt, MatchStarted, Settled
+from events.notation import CARD_GAMES, CARD_SET, MAHJONG_GAMES, TILE_SET
 
 Entry = AnyEvent | ContractError
 
@@ -198,6 +199,7 @@ class _Run:
                 raise Illegal("wrong_phase", f"seq 1 must be dealt, got {ev.type}")
             if len(ev.hands) != self.n:
                 raise Illegal("bad_deal", f"dealt has {len(ev.hands)} hands for {self.n} players")
+            _check_deal_kind(self.started.game, ev)
             self.state = self.game.start(self.started, ev, self.rules)
             self.finished = self.game.is_finished(self.state)
             return
@@ -245,6 +247,20 @@ class _Run:
                 r.settlement_matches = r.recorded_deltas == r.deltas
         else:
             r.status = "incomplete"
+
+
+def _check_deal_kind(game_id: str, ev: Dealt) -> None:
+    """Cards in a card game, tiles in a mahjong game (a `dealt` line may hold either kind)."""
+    if game_id in CARD_GAMES:
+        want, kind = CARD_SET, "card"
+    elif game_id in MAHJONG_GAMES:
+        want, kind = TILE_SET, "tile"
+    else:
+        return
+    for s, hand in enumerate(ev.hands):
+        for x in hand:
+            if x not in want:
+                raise Illegal("bad_deal", f"hand {s} holds {x!r}, which is not a {kind} of {game_id}")
 
 
 def _whole_chain(ordered: Sequence[Entry]) -> tuple[bool, bool]:

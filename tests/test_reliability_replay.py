@@ -253,3 +253,21 @@ def test_a_match_with_an_absurd_number_of_events_is_refused_with_a_reason() -> N
     r = replay(grouped.matches[mid])
     assert r.status == "invalid"  # stops at the gap, well before the absurd seqs
     assert sum(isinstance(x, ParsedLine) for x in [*iter_lines(io.BytesIO(body), "again")]) == 5
+
+
+@pytest.mark.parametrize("game", GAMES or ["none"])
+def test_a_deal_of_the_wrong_kind_is_bad_deal_not_a_crash(game: str) -> None:
+    """Found by the atheris run: a tile (`1s`) in a Dou Dizhu hand crashed the engine (KeyError)."""
+    dicts = _dicts(game, 0)
+    for wrong in ("1s", "7z", "As", "BJ"):
+        d = [dict(x) for x in dicts]
+        hands = [list(h) for h in d[1]["hands"]]
+        if hands[0][0] == wrong or (wrong in ALL_CARDS) == (hands[0][0] in ALL_CARDS and hands[0][0] not in ALL_TILE_KINDS):
+            continue
+        hands[0][0] = wrong
+        d[1]["hands"] = hands
+        for x in d:
+            x.pop("hash", None)
+        r = replay(_entries(d))
+        assert r.status == "invalid" and r.error is not None
+        assert (r.error["seq"], r.error["code"]) == (1, "bad_deal"), (wrong, r.error)
