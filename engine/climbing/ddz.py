@@ -148,11 +148,11 @@ def _counts(ids: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _play_info(cards: tuple[str, ...]) -> tuple[tuple[int, ...], int, bool]:
-    """(card ids, bit mask, all distinct) of a play's cards."""
+def _play_info(cards: tuple[str, ...], mr: MoveRules) -> tuple[tuple[int, ...], int, bool, Move | None]:
+    """(card ids, bit mask, all distinct, the move read without laizi) of a play's cards."""
     ids = tuple(CARD_ID[c] for c in cards)
     m = _mask(ids)
-    return ids, m, m.bit_count() == len(ids)
+    return ids, m, m.bit_count() == len(ids), classify(_counts(ids), mr)
 
 
 class DouDizhu:
@@ -319,14 +319,15 @@ class DouDizhu:
         seat = ev.seat
         if seat != state.turn:
             self._turn(state, seat, "play")
-        ids, pm, distinct = _play_info(tuple(ev.cards))
+        mr = state.mr or self.move_rules(state.rules)
+        ids, pm, distinct, plain_mv = _play_info(tuple(ev.cards), mr)
         if not distinct:
             raise Illegal("illegal_move", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
         hand = state.hands[seat]
         if pm & ~hand:
             missing = [CARD_NAME[i] for i in ids if not hand >> i & 1]
             raise Illegal("not_in_hand", f"DDZ-R15 seat {seat} does not hold {' '.join(missing)}")
-        mv = self._declared(state, ev, ids)
+        mv = plain_mv if not self.laizi_game and not ev.as_ else self._declared(state, ev, ids)
         if mv is None:
             raise Illegal("illegal_move", f"DDZ-R16 {self._shown(state, ev, ids)} is not a move of section 4 (K1–K6)")
         if state.top is not None and not beats(mv, state.top):
