@@ -127,7 +127,7 @@ def _show(cmp: Comparison) -> None:
 
         df = pd.DataFrame(chart_rows)
         base = alt.Chart(df).encode(
-            y=alt.Y("metric:N", sort=None, title=None),
+            y=alt.Y("metric:N", sort=None, title=None, axis=alt.Axis(labelLimit=260, labelOverlap=False)),
             yOffset="rule set:N",
             color=alt.Color("rule set:N", scale=alt.Scale(range=["#1f77b4", "#e45756"])),
         )
@@ -137,7 +137,7 @@ def _show(cmp: Comparison) -> None:
         chart += base.mark_point(filled=True, size=50).encode(
             x="value:Q", tooltip=["metric", "rule set", "value", "lo", "hi"]
         )
-        st.altair_chart(chart.properties(height=max(120, 28 * len(df) // 2)), width="stretch")
+        st.altair_chart(chart.properties(height=max(120, 34 * (len(df) // 2))), width="stretch")
 
 
 def _loadable() -> list[str]:

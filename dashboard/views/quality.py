@@ -12,8 +12,12 @@ def _section(title: str, name: str, empty: str, **kw: object) -> None:
     df = query(name, **kw)
     if df.empty:
         st.success(empty)
-    else:
-        st.dataframe(df, hide_index=True, width="stretch")
+        return
+    config = {}
+    if "match_id" in df and df["match_id"].notna().any():
+        df = df.assign(replay=["/replay?match=" + m if isinstance(m, str) else None for m in df["match_id"]])
+        config["replay"] = st.column_config.LinkColumn("replay", display_text="open ›")
+    st.dataframe(df, hide_index=True, width="stretch", column_config=config)
 
 
 def body() -> None:

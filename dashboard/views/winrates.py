@@ -22,7 +22,9 @@ BY = {
 
 def _chart(df: pd.DataFrame, key: str) -> alt.Chart:
     d = df.assign(label=df["game"].astype(str) + " · " + df[key].astype(str))
-    base = alt.Chart(d).encode(y=alt.Y("label:N", sort=None, title=None))
+    base = alt.Chart(d).encode(
+        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=260, labelOverlap=False))
+    )
     bars = base.mark_bar(opacity=0.55).encode(
         x=alt.X("rate:Q", title="win rate (95% Wilson interval)", axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1])),
@@ -31,7 +33,7 @@ def _chart(df: pd.DataFrame, key: str) -> alt.Chart:
                  alt.Tooltip("lo:Q", format=".1%"), alt.Tooltip("hi:Q", format=".1%")],
     )  # fmt: skip
     return (bars + base.mark_rule(color="black", strokeWidth=2).encode(x="lo:Q", x2="hi:Q")).properties(
-        height=max(80, 22 * len(d))
+        height=max(80, 26 * len(d))
     )
 
 
