@@ -10,7 +10,7 @@ converted to Paiju logs (events parsed once, outside the timing). Then, in the s
   (its legal-move generation runs at every step);
 - rlcard env: `rlcard.make("doudizhu")` stepped with the same moves (`env.step`, as rlcard is used,
   state encoding included).
-Paiju's memo caches are emptied before each timed run. Prints games/s for each and the ratios
+Paiju's memo caches are emptied before each timed run; the best of 3 interleaved rounds is kept. Prints games/s for each and the ratios
 (goal ≥ 25×). Run: `.venv/bin/python bench/replay_ddz.py [N]`.
 """
 
@@ -33,6 +33,8 @@ from engine.climbing.rlcard_xcheck import (
 )
 from engine.replay import replay
 from events.codec import parse_event
+
+ROUNDS = 3
 
 
 def _cold() -> None:
@@ -87,13 +89,17 @@ def main() -> None:
             if (rlcard_env_restep(env, seed, moves) == 0) != (winners == [0]):
                 raise SystemExit(f"rlcard env re-step of seed {seed} changed the winner")
 
-    rates = {
-        "paiju replay (full driver)": _rate(n, paiju_replay),
-        "paiju engine fold": _rate(n, paiju_fold),
-        "rlcard DoudizhuGame.step": _rate(n, rl_game),
-        "rlcard env.step": _rate(n, rl_env),
+    runs = {
+        "paiju replay (full driver)": paiju_replay,
+        "paiju engine fold": paiju_fold,
+        "rlcard DoudizhuGame.step": rl_game,
+        "rlcard env.step": rl_env,
     }
-    print(f"games: {n}, mean events per game: {sum(len(g[3]) for g in games) / n:.1f}")
+    rates = dict.fromkeys(runs, 0.0)
+    for _ in range(ROUNDS):  # interleaved rounds, best of each: robust to a busy machine
+        for k, fn in runs.items():
+            rates[k] = max(rates[k], _rate(n, fn))
+    print(f"games: {n}, best of {ROUNDS} rounds, mean events per game: {sum(len(g[3]) for g in games) / n:.1f}")
     for k, v in rates.items():
         print(f"{k:32} {v:10,.0f} games/s")
     for p in ("paiju replay (full driver)", "paiju engine fold"):
