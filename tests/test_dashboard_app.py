@@ -221,3 +221,16 @@ def test_paiju_dashboard_cli_refuses_a_bad_port_and_builds_the_command(capsys: p
     assert Path(cmd[cmd.index("run") + 1]).name == "app.py"
     env = environment("some/lake")
     assert env["PAIJU_LAKE"] == str(Path("some/lake").resolve())
+
+
+def test_replay_mahjong_deal_shows_every_dealt_tile(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:
+    mid, evs = next(
+        ((m, e) for m, e in lake["matches"].items() if m.startswith("sim-") and "wall" in e[1]), (None, None)
+    )
+    if mid is None:
+        pytest.skip("no mahjong match in the test lake")
+    at = _app(monkeypatch, lake["lake"], "replay", match=mid, step="1")
+    hands = _hands(at)
+    assert {s: Counter(h) for s, h in hands.items()} == {s: Counter(h) for s, h in enumerate(evs[1]["hands"])}
+    html = "\n".join(m.value for m in at.markdown if "data-hand" in m.value)
+    assert "data-tile=" in html and "data-card=" not in html  # tiles, not cards, in a mahjong game

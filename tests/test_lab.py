@@ -180,3 +180,22 @@ def test_paiju_lab_cli_json_and_bad_rules(capsys: pytest.CaptureFixture[str]) ->
     err = capsys.readouterr().err
     assert "bogus" in err and "Traceback" not in err
     assert paiju.main(["lab", "--game", g, "--a", "{not json", "--b", "{}"]) == 2
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 8), st.booleans()), min_size=2, max_size=60))
+def test_a_rule_set_never_differs_from_itself(rows: list[tuple[int, int, bool]]) -> None:
+    outs = []
+    for dealer, unit, dealer_wins in rows:
+        deltas = [-unit] * 3
+        deltas[dealer] = 2 * unit
+        if not dealer_wins:
+            deltas = [unit] * 3
+            deltas[dealer] = -2 * unit
+        winners = (dealer,) if dealer_wins else tuple(s for s in range(3) if s != dealer)
+        outs.append(Outcome("finished", tuple(deltas), winners, dealer))
+    cmp = compare(summarize(outs, "A"), summarize(list(outs), "B"))
+    assert not cmp.significant()
+    for r in cmp.rows:
+        assert r.diff == 0 and r.p == pytest.approx(1.0)
+        assert r.a_lo <= r.a <= r.a_hi or r.kind == "mean"
+    assert sum(o.deltas[0] + o.deltas[1] + o.deltas[2] for o in outs) == 0  # zero-sum inputs stay zero-sum
