@@ -9,7 +9,6 @@ one match's events) ever reach the browser.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -55,11 +54,6 @@ def lake() -> tuple[str, int]:
             "or start the dashboard with `paiju dashboard --lake DIR`"
         )
     return path, _generation(path)
-
-
-def cursor() -> Any:
-    """A cursor on the cached connection (DuckDB connections are not shared between threads)."""
-    return _open(*lake()).cursor()
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
@@ -111,25 +105,6 @@ def empty_lake_note(total: int) -> bool:
         )
         return True
     return False
-
-
-def wilson_columns(df: pd.DataFrame, k: str = "wins", n: str = "n", z: float = 1.959963984540054) -> pd.DataFrame:
-    """Add `rate`, `lo`, `hi` (Wilson 95 % interval) to an aggregate frame of counts."""
-    out = df.copy()
-    kk = out[k].astype(float)
-    nn = out[n].astype(float).where(out[n] > 0)
-    p = kk / nn
-    denom = 1 + z * z / nn
-    centre = (p + z * z / (2 * nn)) / denom
-    half = z * ((p * (1 - p) / nn + z * z / (4 * nn * nn)) ** 0.5) / denom
-    out["rate"] = p
-    out["lo"] = (centre - half).clip(lower=0)
-    out["hi"] = (centre + half).clip(upper=1)
-    return out
-
-
-def fmt_pct(x: float | None) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
 
 
 def rule_set_picker(key: str) -> tuple[Any, str | None]:
