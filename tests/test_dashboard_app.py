@@ -234,3 +234,37 @@ def test_replay_mahjong_deal_shows_every_dealt_tile(monkeypatch: pytest.MonkeyPa
     assert {s: Counter(h) for s, h in hands.items()} == {s: Counter(h) for s, h in enumerate(evs[1]["hands"])}
     html = "\n".join(m.value for m in at.markdown if "data-hand" in m.value)
     assert "data-tile=" in html and "data-card=" not in html  # tiles, not cards, in a mahjong game
+
+
+def test_lab_generates_the_options_of_every_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from engine.base import rules_doc
+    from engine.registry import get_game
+
+    at = _app(monkeypatch, str(tmp_path), "lab")
+    for g in at.selectbox(key="lab_game").options:
+        at.selectbox(key="lab_game").set_value(g).run()
+        _no_failure(at)
+        assert not at.error, (g, [e.value for e in at.error])
+        game = get_game(g)
+        doc = rules_doc(game.Rules, game.presets)
+        keys = {w.key for w in [*at.checkbox, *at.selectbox, *at.number_input, *at.text_input]}
+        for opt in doc["options"]:
+            assert f"lab_A_{g}_standard_{opt['option']}" in keys, (g, opt["option"])
+        # a preset other than standard validates and shows its rules object
+        presets = list(doc["presets"])
+        if len(presets) > 1:
+            at.selectbox(key=f"lab_B_{g}_preset").set_value(presets[1]).run()
+            assert not at.error and any(presets[1] in c.value for c in at.code)
+
+
+def test_lab_option_widget_becomes_an_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    at = _app(monkeypatch, str(tmp_path), "lab")
+    if "ddz" not in at.selectbox(key="lab_game").options:
+        pytest.skip("ddz is not available in this build")
+    at.selectbox(key="lab_game").set_value("ddz").run()
+    at.checkbox(key="lab_B_ddz_standard_rob").check().run()
+    at.number_input(key="lab_B_ddz_standard_bomb_factor").set_value(4).run()
+    _no_failure(at)
+    codes = [c.value for c in at.code]
+    assert '{"preset": "standard"}' in codes
+    assert '{"preset": "standard", "rob": true, "bomb_factor": 4}' in codes
