@@ -44,6 +44,7 @@ from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing import bot as _bot
 from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings
 from engine.climbing.moves import (
+    LEVEL_ROCKET,
     N_RANKS,
     Move,
     MoveRules,
@@ -331,7 +332,10 @@ class DouDizhu:
         if mv is None:
             raise Illegal("illegal_move", f"DDZ-R16 {self._shown(state, ev, ids)} is not a move of section 4 (K1–K6)")
         if state.top is not None and not beats(mv, state.top):
-            rule = "DDZ-C2" if state.top.level else ("DDZ-C2" if mv.level else "DDZ-C3")
+            top_level = state.top.level
+            rule = "DDZ-C1" if top_level == LEVEL_ROCKET else "DDZ-C2" if top_level or mv.level else "DDZ-C3"
+            if self.laizi_game and top_level and mv.level:
+                rule += "/§4.6"
             raise Illegal(
                 "does_not_beat",
                 f"{rule} {move_str(mv)} cannot beat {move_str(state.top)} (seat {state.top_seat})",
