@@ -257,3 +257,33 @@ def test_tiles_in_a_ddz_deal_are_bad_deal() -> None:
     hands = [list(h) for h in E1[1]["hands"]]
     hands[0][0] = "1m"
     assert run(_deal_variant(hands=hands))[1:3] == (1, "bad_deal")
+
+
+def test_laizi_bomb_classes_in_the_reducer() -> None:
+    """§4.6 at the reducer: a soft bomb cannot beat a hard one of lower rank, beats a lower soft one."""
+    from engine.cards import CARD_ID
+    from engine.climbing.ddz import DDZState
+    from engine.climbing.ddz_laizi import DDZ_LAIZI
+    from engine.climbing.moves import LEVEL_BOMB, LEVEL_SOFT, Move
+    from engine.errors import Illegal
+    from events.models import Play
+
+    def st(top: Move) -> DDZState:
+        mask = 0
+        for c in ("As", "Ah", "Ac", "7h", "9s"):
+            mask |= 1 << CARD_ID[c]
+        return DDZState(game="ddz_laizi", rules=DDZ_LAIZI.parse_rules({}), base=1, first=0, phase="play", turn=0,
+                        hands=(mask, 1, 2), bottom=(), landlord=0, laizi=4, top=top, top_seat=2)  # fmt: skip
+
+    four = (0,) * 15
+    hard4 = Move("hard_bomb", 1, 1, LEVEL_BOMB, four)
+    soft_k = Move("soft_bomb", 1, 10, LEVEL_SOFT, four)
+    play = Play(match_id="m", seq=9, seat=0, cards=["As", "Ah", "Ac", "7h"], **{"as": ["A"]})
+    with pytest.raises(Illegal) as e:
+        DDZ_LAIZI.apply(st(hard4), play)
+    assert e.value.code == "does_not_beat" and "DDZ-C2" in str(e.value)
+    after = DDZ_LAIZI.apply(st(soft_k), play)
+    assert after.top.type == "soft_bomb" and after.bombs == ((0, "soft_bomb", 11),)
+    # the same cards declared as trio_solo cannot beat any bomb
+    with pytest.raises(Illegal):
+        DDZ_LAIZI.apply(st(soft_k), Play(match_id="m", seq=9, seat=0, cards=["As", "Ah", "Ac", "7h"], **{"as": ["9"]}))
