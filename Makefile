@@ -33,7 +33,7 @@ demo: $(STAMP)
 ## the test suite (what CI runs)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
