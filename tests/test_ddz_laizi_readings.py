@@ -258,3 +258,14 @@ def test_readings_exhaustive_small_sets() -> None:
             got = {(rd.as_, rd.move) for rd in readings(N, m, lr, mr)}
             assert got == brute, (counts_str(N), m)
     assert sets > 1000
+
+
+def test_move_of_a_logged_play_feeds_auto_reading() -> None:
+    from engine.climbing.laizi import move_of
+
+    top = move_of(["4s", "4h", "5s", "5h", "6s", "7c"], "7", ["6"])
+    assert top is not None and (top.type, top.length, top.key) == ("pair_straight", 3, 3)
+    assert auto_reading(["8s", "8h", "9s", "9h", "Ts", "7d"], "7", top) == ["T"]
+    assert move_of(["7s", "7h"], "7", ["A", "A"]) is None  # DDZ-R24
+    assert move_of(["3s", "7h"], "7") is None  # `as` missing
+    assert move_of(["3s", "3h", "3c", "7h"], "7", ["3"]).type == "soft_bomb"

@@ -18,6 +18,8 @@ API (stable):
 - `auto_reading(cards, laizi_rank, top=None, mr=None)` → DDZ-R27's `as` (list of rank strings,
   aligned with the laizi cards of `cards`; `[]` without laizi) or None when no reading is legal.
   For ingest of logs that lack `as`.
+- `move_of(cards, laizi_rank, as_=None, mr=None)` → the `Move` of a logged play (e.g. the top move
+  to pass to `auto_reading`), or None.
 - `laizi_moves(N, m, lr, mr, top=None)` → the moves playable from a hand with m laizi (for bots and
   `bench/readings.py`): each effective move once, using laizi only where the hand lacks a real
   card (a laizi never replaces a real card the hand holds, which would only waste it).
@@ -160,6 +162,30 @@ def auto_reading(
     if best is None:
         return None
     return best.as_names()
+
+
+def _split_cards(cards: Sequence[str], lr: int) -> tuple[Counts, int]:
+    plain = [0] * N_RANKS
+    m = 0
+    for c in cards:
+        r = rank_of(CARD_ID[c])
+        if r == lr:
+            m += 1
+        else:
+            plain[r] += 1
+    return tuple(plain), m
+
+
+def move_of(
+    cards: Sequence[str], laizi_rank: str, as_: Sequence[str] | None = None, mr: MoveRules | None = None
+) -> Move | None:
+    """The move of a play as logged (cards + `as`), or None when the declaration is not legal."""
+    lr = RANK_INDEX[laizi_rank]
+    N, m = _split_cards(cards, lr)
+    decl = list(as_ or ())
+    if len(decl) != m or any(a not in RANK_INDEX for a in decl):
+        return None
+    return judge(N, [RANK_INDEX[a] for a in decl], lr, mr or ddz_move_rules())
 
 
 def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
