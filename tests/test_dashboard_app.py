@@ -268,3 +268,16 @@ def test_lab_option_widget_becomes_an_override(monkeypatch: pytest.MonkeyPatch, 
     codes = [c.value for c in at.code]
     assert '{"preset": "standard"}' in codes
     assert '{"preset": "standard", "rob": true, "bomb_factor": 4}' in codes
+
+
+@pytest.mark.parametrize("page", [None, "winrates", "fans", "quality"])
+def test_an_existing_but_empty_lake_is_a_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, page: str | None
+) -> None:
+    (tmp_path / "lake").mkdir()
+    at = _app(monkeypatch, str(tmp_path / "lake"), page)
+    text = _text(at)
+    if page == "quality":
+        assert "no invalid match" in text and "no line or event was refused" in text
+    else:
+        assert "holds no matches yet" in text
