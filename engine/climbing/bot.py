@@ -11,7 +11,9 @@ Dou Dizhu bot (`ddz_bot_action`), playing like a person:
 - bid / rob from hand strength (jokers, 2s, bombs, aces, laizi), with a little rng noise; in
   `ddz_laizi` the point bid grows with strength and must exceed earlier bids;
 - leading: play the whole hand if it is one move; else lead the weakest non-bomb group of the plan
-  (lowest key; a laizi-only hand plays its laizi as themselves);
+  (lowest key; a laizi-only hand plays its laizi as themselves); a farmer whose partner has one
+  card left leads its lowest solo; when an opponent has 1 (2) cards left, no solo (no solo or pair)
+  is led if another group exists, and with only solos left the highest goes first;
 - following: a farmer does not beat its partner unless that empties its hand; otherwise the cheapest
   beating non-bomb move (fewest groups left, fewest laizi spent, lowest key), passing when it would
   break the plan while the opponent is not close to going out; bombs and the rocket only when they
@@ -223,6 +225,17 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
         solos = [mv for mv in plan if mv.type == "solo"]
         if solos:
             return Reading(min(solos, key=lambda mv: mv.key), ())
+    # an opponent about to go out with 1 (or 2) cards: do not feed it a solo (or a pair)
+    L = st.landlord
+    opponents = [s for s in range(3) if s != seat and (seat == L or s == L)]
+    short = min((st.hands[s].bit_count() for s in opponents), default=99)
+    if short <= 2:
+        risky = {"solo"} if short == 1 else {"solo", "pair"}
+        safe = [mv for mv in pool if mv.type not in risky]
+        if safe:
+            pool = safe
+        elif short == 1:  # only solos left: lead the highest
+            return Reading(max(pool, key=lambda mv: mv.key), ())
     best = min(pool, key=lambda mv: (mv.key, -sum(mv.counts)))
     return Reading(best, ())
 
