@@ -150,7 +150,10 @@ def test_replay_marks_mismatch_and_broken_chain(monkeypatch: pytest.MonkeyPatch,
 def test_replay_unknown_match_is_a_message(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:
     at = _app(monkeypatch, lake["lake"], "replay", match="no-such-match-42", step="3")
     assert "no match with the id or player `no-such-match-42`" in _text(at)
+    # a step that is no number is ignored: an invalid match opens at its refused event
     at = _app(monkeypatch, lake["lake"], "replay", match="bad-turn-1", step="not-a-number")
+    assert f"Step {lake['bad_seq']} of" in _text(at) and "REFUSED" in _text(at)
+    at = _app(monkeypatch, lake["lake"], "replay", match="bad-turn-1", step="0")
     assert "Step 0 of" in _text(at)
 
 

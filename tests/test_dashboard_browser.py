@@ -140,6 +140,9 @@ def test_replay_deep_link_step_forward_and_screenshot(server: tuple[str, dict[st
             # the error of an invalid match is highlighted with its code
             page.goto(f"{url}/replay?match=bad-turn-1")
             page.get_by_text("first illegal event").wait_for(timeout=60_000)
+            page.get_by_text("REFUSED at seq").wait_for(timeout=30_000)  # it opens at the refused event
+            page.get_by_role("button", name="forward ›").wait_for(timeout=30_000)
+            page.wait_for_timeout(1000)
             page.screenshot(path=str(ARTIFACTS / "dashboard_replay_error.png"), full_page=True)
         finally:
             browser.close()

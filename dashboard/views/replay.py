@@ -79,12 +79,13 @@ def body() -> None:
         st.warning(f"match `{match_id}`: nothing could be replayed")
         return
 
-    if st.session_state.get("replay_match") != match_id:  # a new match: start at the deep link's step
+    if st.session_state.get("replay_match") != match_id:
+        # a new match: start at the deep link's step, else at the refused event, else at the start
         st.session_state["replay_match"] = match_id
-        try:
-            wanted = int(st.query_params.get("step", 0)) if st.query_params.get("match") == match_id else 0
-        except ValueError:
-            wanted = 0
+        wanted = loaded.error_step or 0
+        raw = st.query_params.get("step") if st.query_params.get("match") == match_id else None
+        if raw is not None and raw.strip().isdigit():
+            wanted = int(raw)
         st.session_state[STEP] = max(0, min(last, wanted))
     st.session_state[STEP] = max(0, min(last, int(st.session_state.get(STEP, 0))))
 
