@@ -155,7 +155,8 @@ def test_hand_ddz() -> None:
     bad = DDZ.hand({"cards": "3s 4h"})
     assert bad["valid"] is False and "DDZ-R16" in bad["reason"]
     assert DDZ.hand({"cards": "4s 4h 4d 4c BJ RJ", "rules": {"kicker_rocket": True}})["type"] == "four_two_solo"
-    for q in ({"cards": "3x"}, {"cards": ""}, {"cards": "3s 3s"}, {"cards": "3s", "laizi": "7"}):
+    for q in ({"cards": "3x"}, {"cards": ""}, {"cards": "3s 3s"}, {"cards": "3s", "laizi": "7"},
+              {"cards": "3s", "rules": {"nope": 1}}, {"cards": "3s", "rules": {"hard_bomb_factor": 4}}):
         with pytest.raises(ValueError):
             DDZ.hand(q)
 

@@ -533,12 +533,19 @@ class DouDizhu:
         hands = [[CARD_NAME[i] for i in sorted(deck[17 * s : 17 * s + 17])] for s in range(3)]
         return {"hands": hands, "bottom": [CARD_NAME[i] for i in sorted(deck[51:])]}
 
+    def hand_rules(self, query: dict[str, Any]) -> Any:
+        """The `rules` of a `paiju hand` query; a bad option is a ValueError with the reason."""
+        try:
+            return self.parse_rules(query.get("rules") or {})
+        except Illegal as e:
+            raise ValueError(str(e)) from None
+
     def bot_action(self, state: DDZState, rng: random.Random) -> dict[str, Any]:
         return _bot.ddz_bot_action(self, state, rng)
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand ddz CARDS`: the move type of a set of cards (spec/cli.md)."""
-        rules = self.parse_rules(query.get("rules") or {})
+        rules = self.hand_rules(query)
         ids = _parse_card_query(query)
         if query.get("laizi") not in (None, ""):
             raise ValueError("ddz has no laizi; use ddz_laizi")

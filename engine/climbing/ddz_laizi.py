@@ -122,7 +122,7 @@ class DouDizhuLaizi(DouDizhu):
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand ddz_laizi CARDS [--laizi R]`: without laizi as ddz, with it every reading."""
-        rules = self.parse_rules(query.get("rules") or {})
+        rules = self.hand_rules(query)
         lz = query.get("laizi")
         if lz in (None, ""):
             return DouDizhu.hand(self, query)
