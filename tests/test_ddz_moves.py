@@ -222,3 +222,19 @@ def test_split_is_a_partition_into_legal_moves(hand: tuple[int, ...]) -> None:
         for r, v in enumerate(m.counts):
             total[r] += v
     assert tuple(total) == hand
+
+
+def test_kicker_rocket_adds_exactly_the_hand_counted_multisets() -> None:
+    """Independent arithmetic for K2: the multisets that gain a reading when BJ+RJ may be kickers.
+
+    four_two_solo 13 (4444+BR); plane_solo L=2: 11 chains × {BR}; L=3: 10 chains × 10 other ranks;
+    L=4: 9 chains × (C(9,2) + 9); L=5: 8 chains × (C(8,3) + 8·7) + trios (8 − chain-rank neighbours:
+    two chains have one neighbour, six have two) = 896 + 50.
+    """
+    base = {m.counts for m in generate(FULL, ddz_move_rules())}
+    extra = {m.counts for m in generate(FULL, ddz_move_rules(kicker_rocket=True))} - base
+    assert base <= {m.counts for m in generate(FULL, ddz_move_rules(kicker_rocket=True))}
+    assert len(extra) == 13 + 11 + 10 * 10 + 9 * (36 + 9) + 8 * (56 + 56) + (2 * 7 + 6 * 6) == 1_475
+    assert all(c[13] == c[14] == 1 for c in extra)
+    fewer = base - {m.counts for m in generate(FULL, ddz_move_rules(four_two_solo_pair=False))}
+    assert len(fewer) == 13 * 12 == 156  # quad + a pair of one of the 12 other ranks 3..2
