@@ -180,6 +180,8 @@ class Summary:
     """metric → (mean, sd, n)"""
     money_abs_dev: list[float] = field(default_factory=list)
     """|money − median| per finished match (for the spread test)."""
+    money_counts: dict[int, int] = field(default_factory=dict)
+    """points changing hands → number of finished matches (the distribution, for charts)."""
 
     def rate(self, metric: str) -> tuple[float, float, float]:
         k, n = self.rates[metric]
@@ -215,6 +217,7 @@ def summarize(outcomes: Iterable[Outcome], label: str = "", rules: Mapping[str, 
     for seat in range(seats):
         s.rates[f"seat_win_rate[{seat}]"] = (sum(1 for o in done if seat in o.winners), n)
     money = [float(o.money) for o in done]
+    s.money_counts = dict(sorted(Counter(o.money for o in done).items()))
     m, sd = mean_sd(money)
     s.means["money_mean"] = (m, sd, n)
     med = statistics.median(money) if money else 0.0
@@ -270,6 +273,7 @@ class Comparison:
                 "finished": s.finished,
                 "failed": s.failed,
                 "first_error": s.first_error,
+                "money_counts": {str(k): v for k, v in s.money_counts.items()},
             }
 
         def clean(r: Row) -> dict[str, Any]:

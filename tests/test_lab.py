@@ -88,6 +88,7 @@ def test_summary_counts_and_money() -> None:
     assert (m, n) == (pytest.approx(2.0), 3)  # 2, 4, 0 points changed hands
     assert s.means["dealer_delta_mean"][0] == pytest.approx((2 - 4 + 0) / 3)
     assert s.means["mean_max_fan"][:1] == (2.0,)
+    assert s.money_counts == {0: 1, 2: 1, 4: 1}
 
 
 def test_compare_finds_a_real_difference_and_not_a_fake_one() -> None:

@@ -138,6 +138,23 @@ def _show(cmp: Comparison) -> None:
             x="value:Q", tooltip=["metric", "rule set", "value", "lo", "hi"]
         )
         st.altair_chart(chart.properties(height=max(120, 34 * (len(df) // 2))), width="stretch")
+    money = pd.DataFrame(
+        [
+            {"points changing hands": k, "rule set": s.label, "share of matches": v / max(1, s.finished)}
+            for s in (a, b)
+            for k, v in s.money_counts.items()
+        ]
+    )
+    if not money.empty:
+        st.markdown("**Money per match** (points changing hands, share of finished matches)")
+        st.bar_chart(money, x="points changing hands", y="share of matches", color="rule set", stack=False)
+    st.download_button(
+        "Download the comparison (JSON)",
+        json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
+        file_name="paiju-lab.json",
+        mime="application/json",
+        key="lab_download",
+    )
 
 
 def _loadable() -> list[str]:
