@@ -150,3 +150,27 @@ def test_mutated_logs_never_crash(game: str, index: int, pick: int, change: dict
     assert r.status in ("finished", "invalid", "incomplete")
     if r.status == "invalid":
         assert r.error["code"] and r.error["seq"] is not None
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["ddz", "ddz_laizi"]), st.integers(0, 10**6), st.booleans())
+def test_random_legal_actions_always_apply_and_finish(game_id: str, seed: int, rob: bool) -> None:
+    """A random walk over `legal_actions` (every listed action applies; the match always ends)."""
+    from events.models import EVENT_TYPES, Dealt, MatchStarted
+
+    game = DDZ if game_id == "ddz" else DDZ_LAIZI
+    rng = random.Random(seed)
+    raw = {"rob": rob} if game_id == "ddz" else {}
+    rules = game.parse_rules(raw)
+    ms = MatchStarted(match_id="w", seq=0, game=game_id, rules=raw, players=["a", "b", "c"], dealer=rng.randrange(3), base=1)
+    state = game.start(ms, Dealt(match_id="w", seq=1, **game.deal(rules, 3, rng)), rules)
+    seq = 2
+    while not game.is_finished(state):
+        acts = game.legal_actions(state)
+        assert acts
+        a = acts[rng.randrange(len(acts))]
+        state = game.apply(state, EVENT_TYPES[a["type"]](match_id="w", seq=seq, **{k: v for k, v in a.items() if k != "type"}))
+        seq += 1
+        assert seq < 500
+    s = game.settle(state)
+    assert sum(s.deltas) == 0
