@@ -83,7 +83,7 @@ def bench_log(min_events: int) -> tuple[Path, int]:
                 prev = ""
                 for obj in events:
                     o = dict(obj)
-                    o["match_id"] = f"{obj['match_id']}~{copy}"
+                    o["match_id"] = f"{obj['match_id']}.r{copy}"
                     if "hash" in o:
                         body = {k: v for k, v in o.items() if k != "hash"}
                         h = hashlib.sha256(prev.encode())

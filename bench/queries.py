@@ -4,7 +4,7 @@
 
 The big lake is built synthetically, to keep it fast: the simulated base log (bench/_data.py) is
 ingested for real, then the rows of its derived tables (matches, seats, items, fans) are
-replicated under new match ids (`<id>~<k>`) with DuckDB until there are at least `--matches`
+replicated under new match ids (`<id>.r<k>`) with DuckDB until there are at least `--matches`
 matches; rules, rejects, files and events are the base lake's (events are not replicated: the
 per-match event look-up is timed on the real ones). Cached under /tmp/paiju-bench.
 Each query is timed on a fresh in-memory connection (analytics.lake.open_lake): cold = first
@@ -57,7 +57,7 @@ def big_lake(matches: int) -> Path:
             rel = f"{t}/part-big.parquet"
             (lake / t).mkdir(parents=True, exist_ok=True)
             con.execute(
-                f"COPY (SELECT * REPLACE (match_id || '~' || k AS match_id) FROM read_parquet({store.table_files(base, m, t)!r}),"
+                f"COPY (SELECT * REPLACE (match_id || '.r' || k AS match_id) FROM read_parquet({store.table_files(base, m, t)!r}),"
                 f" range({copies}) r(k) ORDER BY k, match_id) TO '{lake / rel}' (FORMAT parquet, COMPRESSION zstd)"
             )
             new.tables[t] = [rel]
@@ -83,7 +83,7 @@ def main() -> None:
     con = open_lake(lake)
     sizes = {tb: con.execute(f"SELECT count(*) FROM {tb}").fetchone()[0] for tb in ("matches", "seats", "items", "fans", "events")}
     print(f"lake {lake} ready in {time.perf_counter() - t:.1f} s: " + ", ".join(f"{k} {v:,}" for k, v in sizes.items()))
-    some = con.execute("SELECT match_id, game FROM matches WHERE NOT contains(match_id, '~') LIMIT 1").fetchone()
+    some = con.execute("SELECT match_id, game FROM matches WHERE NOT contains(match_id, '.r') LIMIT 1").fetchone()
     player = con.execute("SELECT player FROM seats LIMIT 1").fetchone()[0]
     cases = [(name, f, {}) for name, f in q.QUERIES.items()]
     cases += [(f"{name} --game {some[1]}", f, {"game": some[1]}) for name, f in q.QUERIES.items() if name != "reject_codes"]

@@ -46,6 +46,8 @@ from ingest.tables import build_tables
 CHUNK_LINES = 5000
 Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
 BATCH_EVENTS = 5000
+MEMORY_LIMIT = "512MB"
+"""DuckDB's budget for the merge; beyond it DuckDB spills to the staging folder (bounded memory)."""
 PARQUET_OPTS: dict[str, Any] = {"compression": "zstd"}
 
 
@@ -310,12 +312,12 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     drain(0)
 
     summary.seconds["parse"] = time.perf_counter() - t0
-    con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": "1GB"})
+    con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": MEMORY_LIMIT})
     try:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
         t0 = time.perf_counter()
-        _store_events(con, lake, manifest, stage, run_id, summary)
+        dropped = _store_events(con, lake, manifest, stage, run_id, summary)
         summary.seconds["store"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer)
@@ -337,14 +339,22 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     summary.lines = sum(s[0] for s in file_stats.values())
     summary.replaced_files = sum(len(v) for v in replaced.values())
     raw = {r.sha: (r.staged, r.name) for r in received}
+    if dropped:
+        replaced.setdefault("events", []).extend(dropped)
     new_manifest = store.publish(lake, manifest, staged, replaced, raw)
     with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
         store.write_catalog(lake, new_manifest)
     summary.seconds["publish"] = time.perf_counter() - t0
 
 
-def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> None:
-    """Merge new events with the stored ones: accepted, duplicates, conflicts (events.md §5)."""
+def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> list[str]:
+    """Merge new events with the stored ones: accepted, duplicates, conflicts (events.md §5).
+
+    Events stored before their match's `match_started` arrived sit in the `game=unknown/date=none`
+    partition; when it arrives they are moved to their match's partition (the segment files that
+    held them are rewritten without them, their content unchanged). Returns the event files the
+    new manifest drops.
+    """
     parsed = sorted((stage / "parsed").glob("*.parquet")) if (stage / "parsed").exists() else []
     cols = ", ".join(n for n in schemas()["events"].names)
     if parsed:
@@ -356,17 +366,18 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     old_files = store.table_files(lake, manifest, "events")
     if old_files:
         con.execute(
-            f"CREATE TEMP TABLE old AS SELECT {cols} FROM read_parquet({_list(old_files)}, hive_partitioning = true,"
-            " hive_types = {'game': VARCHAR, 'date': VARCHAR}) WHERE match_id IN (SELECT match_id FROM ids)"
+            f"CREATE TEMP TABLE old AS SELECT {cols}, filename AS src_file FROM read_parquet({_list(old_files)},"
+            " hive_partitioning = true, hive_types = {'game': VARCHAR, 'date': VARCHAR}, filename = true)"
+            " WHERE match_id IN (SELECT match_id FROM ids)"
         )
     else:
-        con.execute(f"CREATE TEMP TABLE old AS {_empty_select('events')}")
+        con.execute(f"CREATE TEMP TABLE old AS SELECT *, NULL::VARCHAR AS src_file FROM ({_empty_select('events')})")
     con.execute(
         f"""CREATE TEMP TABLE ranked AS
         SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
                first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
-        FROM (SELECT 0 AS src, -1 AS file_idx, {cols} FROM old
-              UNION ALL SELECT 1 AS src, file_idx, {cols} FROM new)
+        FROM (SELECT 0 AS src, -1 AS file_idx, {cols}, src_file FROM old
+              UNION ALL SELECT 1 AS src, file_idx, {cols}, NULL AS src_file FROM new)
         WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
     )
@@ -382,6 +393,13 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         FROM ranked r LEFT JOIN meta m USING (match_id) WHERE r.rn = 1 AND r.src = 1"""
     )
     summary.events = con.execute("SELECT count(*) FROM accepted").fetchone()[0]
+    con.execute(
+        f"""CREATE TEMP TABLE moved AS
+        SELECT r.match_id, r.seq, r.type, r.seat, r.ts, r.hash, r.canon, r.line, r.file_sha, r.file_line,
+               m.game, m.date, r.src_file
+        FROM ranked r JOIN meta m USING (match_id)
+        WHERE r.rn = 1 AND r.src = 0 AND r.game = '{UNKNOWN_GAME}' AND m.game IS NOT NULL"""
+    )
     summary.duplicates = con.execute("SELECT count(*) FROM ranked WHERE rn > 1 AND canon = first_canon").fetchone()[0]
     # conflicts → rejects, with the reason
     con.execute(
@@ -407,12 +425,24 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         (out / "rejects").mkdir(parents=True, exist_ok=True)
         con.execute(f"COPY (SELECT {rej_cols} FROM rejects ORDER BY file_sha, line) TO "
                     f"{_q(out / 'rejects' / f'part-{run_id}.parquet')} (FORMAT parquet, COMPRESSION zstd)")  # fmt: skip
-    if summary.events:
+    moved_files = [r[0] for r in con.execute("SELECT DISTINCT src_file FROM moved ORDER BY 1").fetchall()]
+    if summary.events or moved_files:
         con.execute(
-            f"COPY (SELECT * FROM accepted ORDER BY game, date, match_id, seq) TO {_q(out / 'events')} "
+            f"COPY (SELECT * FROM accepted UNION ALL SELECT * EXCLUDE (src_file) FROM moved ORDER BY game, date, match_id, seq) TO {_q(out / 'events')} "
             f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (game, date), FILENAME_PATTERN 'part-{run_id}-{{i}}')"
         )
+    dropped: list[str] = []
+    file_cols = ", ".join(n for n in schemas()["events"].names if n not in ("game", "date"))
+    for k, f in enumerate(moved_files):
+        rel = Path(f).relative_to(lake)
+        dropped.append(rel.as_posix())
+        keep = f"SELECT {file_cols} FROM read_parquet({_q(f)}) WHERE match_id NOT IN (SELECT match_id FROM moved)"
+        if con.execute(f"SELECT count(*) FROM ({keep})").fetchone()[0]:
+            dest = out / rel.parent / f"part-{run_id}-m{k}.parquet"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            con.execute(f"COPY ({keep} ORDER BY match_id, seq) TO {_q(dest)} (FORMAT parquet, COMPRESSION zstd)")
     con.execute("CREATE TEMP TABLE touched AS SELECT DISTINCT match_id FROM accepted")
+    return dropped
 
 
 def _empty_select(table: str) -> str:
