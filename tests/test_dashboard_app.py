@@ -143,6 +143,7 @@ def test_replay_marks_mismatch_and_broken_chain(monkeypatch: pytest.MonkeyPatch,
     table = next(df.value for df in at.dataframe if "recorded − engine" in df.value.columns)
     assert list(table["recorded − engine"][:2]) == [5, -5]
     assert (table[""] == "≠ MISMATCH").sum() == 2
+    assert at.get("download_button"), "the evidence report download is offered"
     at = _app(monkeypatch, lake["lake"], "replay", match="edited-1")
     assert "hash chain BROKEN" in _text(at) and "bad_hash" in _text(at)
 

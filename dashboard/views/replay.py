@@ -12,7 +12,7 @@ import streamlit as st
 
 from dashboard import render
 from dashboard import replay_view as rv
-from dashboard.common import guarded, match_lines, query
+from dashboard.common import guarded, lake_dir, match_lines, query
 from events.notation import MAHJONG_GAMES
 
 STEP = "replay_step"
@@ -21,6 +21,14 @@ STEP = "replay_step"
 @st.cache_resource(show_spinner="replaying…", max_entries=16)
 def _load(match_id: str, lines: tuple[str, ...]) -> rv.Loaded:
     return rv.load(match_id, lines)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _evidence(match_id: str, lines: tuple[str, ...]) -> str:
+    """`paiju dispute`'s self-contained HTML report of this match (analytics.dispute)."""
+    from analytics.dispute import render_dispute_html
+
+    return render_dispute_html(list(lines), source=f"lake {lake_dir()}")
 
 
 def _set_step(value: int) -> None:
@@ -163,6 +171,18 @@ def body() -> None:
     elif result.settlement_matches:
         st.success("the server's recorded settlement equals the engine's")
     st.dataframe(rows, hide_index=True, width="stretch")
+    try:
+        report = _evidence(match_id, tuple(lines))
+    except Exception as e:  # the report is an extra: its failure must not hide the replay
+        st.caption(f"the evidence report could not be built: {type(e).__name__}: {e}")
+    else:
+        st.download_button(
+            "Download the evidence report (HTML, as `paiju dispute`)",
+            report,
+            file_name=f"dispute-{match_id}.html",
+            mime="text/html",
+            key="replay_evidence",
+        )
 
 
 st.title("Replay")
