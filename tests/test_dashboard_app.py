@@ -181,6 +181,12 @@ def test_analysis_pages_render(monkeypatch: pytest.MonkeyPatch, lake: dict[str, 
         assert "conflict" in codes and "bad_json" in codes
     if page == "fans":
         assert "Score spread" in text
+        mahjong = [g for g in at.selectbox(key="fans_game").options if g.startswith("sichuan")]
+        if mahjong:
+            at.selectbox(key="fans_game").set_value(mahjong[0]).run()
+            _no_failure(at)
+            ff = at.dataframe[0].value
+            assert "series" in ff and set(ff["fan_id"]) and (ff["share_of_wins"] <= 1).all()
 
 
 @pytest.mark.parametrize("page", [None, "replay", "winrates", "fans", "quality"])

@@ -57,7 +57,9 @@ def _pick_match() -> str | None:
 
     def label(mid: str) -> str:
         row = found[found["match_id"] == mid].iloc[0]
-        bits = [mid] + [str(row[c]) for c in ("game", "status") if c in found and row[c] is not None]
+        bits = [mid] + [str(row[c]) for c in ("game", "status", "date") if c in found and row[c] is not None]
+        if "players" in found and row["players"] is not None:
+            bits.append(", ".join(map(str, row["players"])))
         return " · ".join(bits)
 
     st.caption(f"{len(ids)} match{'es' if len(ids) != 1 else ''} for `{text}`")
