@@ -42,7 +42,7 @@ reducer, with the pass lock, the last-four rule and the 血流 lock) and `engine
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal, NamedTuple
@@ -243,19 +243,25 @@ def is_seven_pairs(counts: Sequence[int], four_as_two_pairs: bool = True) -> boo
 
 
 def is_win(
-    counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True, four_as_two_pairs: bool = True, _t: dict[bytes, int] = _TABLE
+    counts: Sequence[int],
+    n_melds: int = 0,
+    seven_pairs: bool = True,
+    four_as_two_pairs: bool = True,
+    _t: dict[bytes, int] = _TABLE,
+    _get: Callable[[bytes], int | None] = _TABLE.get,
 ) -> bool:
     """Standard shape or (no melds) seven pairs (a four counting as two pairs unless told otherwise).
 
     The hot path of every game: three per-suit look-ups, then C-level counts for seven pairs.
     """
     b = counts if type(counts) is bytes else bytes(counts)
-    table = _t or _load_table()
-    v0 = table.get(b[0:9])
+    if not _t:
+        _load_table()
+    v0 = _get(b[0:9])
     if v0 is not None:
-        v1 = table.get(b[9:18])
+        v1 = _get(b[9:18])
         if v1 is not None:
-            v2 = table.get(b[18:27])
+            v2 = _get(b[18:27])
             if v2 is not None:
                 if len(b) <= 27 or not any(b[27:]):
                     if v0 + v1 + v2 == 14 - 3 * n_melds:
