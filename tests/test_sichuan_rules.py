@@ -142,3 +142,21 @@ def _golden(name: str) -> list[Any]:
     from events.codec import read_log
 
     return [ln.event for ln in read_log(Path(__file__).parent / "data" / "golden" / f"sichuan_{name}.jsonl")]  # type: ignore[union-attr]
+
+
+def test_legal_actions_in_the_claim_window() -> None:
+    from engine.replay import replay_with_steps
+
+    steps, _ = replay_with_steps(_golden("e2_bu_gang_gang_shang_pao_yi_pao_duo_xiang"))
+    i = next(k for k, s in enumerate(steps) if s.event is not None and s.event.type == "discard" and s.event.tile == "3p" and s.event.seat == 0)
+    window = steps[i].state
+    acts = XUEZHAN.legal_actions(window)
+    hus = sorted(a["seat"] for a in acts if a["type"] == "hu")
+    assert hus == [1, 3]
+    assert {a["type"] for a in acts} >= {"hu", "draw"}
+    after_first = steps[i + 1].state
+    acts = XUEZHAN.legal_actions(after_first)
+    assert [a for a in acts if a["type"] == "hu"] == [{"type": "hu", "seat": 3, "tile": "3p"}]
+    assert not [a for a in acts if a["type"] in ("peng", "gang")]
+    draws = [a for a in acts if a["type"] == "draw"]
+    assert len(draws) == 1 and draws[0]["seat"] == 2  # next active after the last winner (seat 1)
