@@ -769,7 +769,7 @@ class SichuanGame:
             last = st.hus[-1]
             return self._draw_stage(replace(st2, stage="draw", turn=_next_active(st2, last), repl=False, offered=-1, hus=()), "draw", seat, tile)
         if st.wall.remaining == 0:
-            raise _bad("after_end", "SC-R22 the wall is empty")
+            raise _bad("wrong_draw", "SC-R22 the wall is empty: no tile left to draw")
         return self._draw_stage(replace(st2, stage="draw", turn=_next_active(st2, k), repl=False, offered=-1), "draw", seat, tile)
 
     def _close_window(self, st: State) -> State:
@@ -900,7 +900,7 @@ class SichuanGame:
         if t != "draw":
             raise _bad("illegal_move", f"SC-R16 seat {s} must draw before it {t}s")
         if st.wall.remaining < 1:
-            raise _bad("after_end", "SC-R22 the wall is empty")
+            raise _bad("wrong_draw", "SC-R22 the wall is empty: no tile left to draw")
         from_tail = st.repl and st.rules.replacement_from == "tail"
         want = st.wall.peek(from_tail)
         if tile != want:
