@@ -55,8 +55,8 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, int], int, int]] = [
     ("chengdu", "123m456m789m234p55p", {"zimo": True, "rules": {"zi_mo_bonus": "jia_fan"}}, {"ping_hu": 0, "zi_mo": 1}, 1, 2),
     ("chengdu", "5m5m", {"melds": "peng:1p,peng:2p,peng:3s,peng:4s"}, {"dui_dui_hu": 1, "jin_gou_diao": 1}, 2, 4),
     ("chengdu", "123m456m789m234p55p", {"situation": "tian_hu"}, {"ping_hu": 0}, 0, 1),
-    ("chengdu", "123m456m789m234p55p", {"situation": "tian_hu", "rules": {"tian_di_hu": True}}, {"tian_hu": 5}, 4, 16),
-    ("chengdu", "11223355778899m", {"zimo": True, "situation": "gang_shang_hua"}, {"qi_dui": 2, "qing_yi_se": 2, "gang_shang_hua": 1}, 4, 16),
+    ("chengdu", "123m456m789m234p55p", {"situation": "tian_hu", "rules": {"tian_di_hu": True}}, {"tian_hu": 5}, 5, 16),
+    ("chengdu", "11223355778899m", {"zimo": True, "situation": "gang_shang_hua"}, {"qi_dui": 2, "qing_yi_se": 2, "gang_shang_hua": 1}, 5, 16),
     # ---- mianzhu (highest base + extras, M = 2^F)
     ("mianzhu", "123m456m789m234p55p", {}, {"ping_hu": 0, "yi_tiao_long": 1}, 1, 2),
     ("mianzhu", "111m222m333p444p55p", {}, {"dui_dui_hu": 1}, 1, 2),
@@ -117,7 +117,7 @@ def test_best_interpretation_wins() -> None:
 
 def test_cap_and_void() -> None:
     r = q("1111m2233m4455m66m", rules={"fan_cap": 3})
-    assert r["fan"] == 3 and r["multiplier"] == 4 and r["fans"] == {"qing_long_qi_dui": 6}
+    assert r["fan"] == 6 and r["multiplier"] == 4 and r["fans"] == {"qing_long_qi_dui": 6}
     assert q("123m456m789m234p55p", void="p") == {"win": False, "reason": "SC-H1 not a winning hand (holds the void suit)"}
     assert q("123m456m789m234p56p")["win"] is False
 

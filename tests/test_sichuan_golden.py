@@ -58,7 +58,7 @@ CASES: dict[str, tuple[list[int], list[tuple[Any, ...]]]] = {
     ),
     "e6_chengdu_cap_jia_di": (
         [-21, -21, -21, 63],
-        [("gang_an", 3, p, 2, None, None) for p in (0, 1, 2)] * 2 + [("hu_zimo", 3, p, 17, E6_FANS, 4) for p in (0, 1, 2)],
+        [("gang_an", 3, p, 2, None, None) for p in (0, 1, 2)] * 2 + [("hu_zimo", 3, p, 17, E6_FANS, 6) for p in (0, 1, 2)],
     ),
     "e7_mianzhu_zi_kou_duan_yao_qia_xin_wu": (
         [-6, 24, -10, -8],

@@ -20,8 +20,8 @@ Choices where the rule file is silent (documented per the brief):
 - A second `exchange`/`dingque` by the same seat → `not_your_turn`.
 - A self-draw `hu` whose `tile` is not the drawn tile → `illegal_move`.
 - Tian/di hu (SC-H8): the flat total T replaces the hand's total only when T is strictly greater.
-- Item `fan` is the capped total F' that priced the win; `fans` is the uncapped breakdown
-  (so with a cap, sum(fans) may exceed fan); `multiplier` = M. Every item carries the `seq` of the
+- Item `fan` is the win's total F = the sum of its `fans` (events.md §6, as `paiju hand` shows it);
+  the cap (SC-H8) acts on the price: `multiplier` = M = 2^(min(F, cap) − z). Every item carries the `seq` of the
   event that caused it (a gang's own seq for its wind-and-rain money, the end event for the checks).
 - A repeated pass lock keeps the larger P.
 - With `last_four_auto_hu = false`, a discard at R = 0 that some seat could win keeps the hand open
@@ -558,7 +558,7 @@ class SichuanGame:
         lg = st.last_gang if st.repl else None
         fed = lg is not None and lg.kind == "zhi" and lg.feeder is not None
         share = b * sc.multiplier + (b if r.zi_mo_bonus == "jia_di" else 0)
-        detail = {"seq": st.seq, "fans": sc.fans, "fan": sc.capped, "multiplier": sc.multiplier}
+        detail = {"seq": st.seq, "fans": sc.fans, "fan": sc.fan, "multiplier": sc.multiplier}
         if fed and r.dian_gang_hua == "bao":
             assert lg is not None and lg.feeder is not None
             flows.append(item("hu_zimo", s, lg.feeder, share * len(payers), **detail))
@@ -567,7 +567,7 @@ class SichuanGame:
             hand = st.hands[s]
             sc2 = score_win(r, hand, st.melds[s], tile, Situation(gang_shang_hua=True))
             assert sc2 is not None
-            d2 = {"seq": st.seq, "fans": sc2.fans, "fan": sc2.capped, "multiplier": sc2.multiplier}
+            d2 = {"seq": st.seq, "fans": sc2.fans, "fan": sc2.fan, "multiplier": sc2.multiplier}
             flows.append(item("hu_zimo", s, lg.feeder, b * sc2.multiplier, **d2))
         else:
             for j in payers:
@@ -795,7 +795,7 @@ class SichuanGame:
         b = st.base
         flows = list(st.flows)
         kind = "hu_qianggang" if robbing else "hu_dianpao"
-        flows.append(item(kind, j, k, b * sc.multiplier, seq=st.seq, fans=sc.fans, fan=sc.capped, multiplier=sc.multiplier))
+        flows.append(item(kind, j, k, b * sc.multiplier, seq=st.seq, fans=sc.fans, fan=sc.fan, multiplier=sc.multiplier))
         transferred = st.transferred
         if not robbing and st.gsp_gang is not None and st.rules.gang_shang_pao_transfer:
             g = st.gsp_gang
@@ -1151,7 +1151,7 @@ def _hand_query(game: SichuanGame, q: dict[str, Any]) -> dict[str, Any]:
         return {"win": False, "reason": "SC-H1 not a winning hand" + (" (holds the void suit)" if _has_void(c, void) else "")}
     sc = score_win(rules, c, melds, wt, situ)
     assert sc is not None
-    return {"win": True, "fans": sc.fans, "fan": sc.capped, "multiplier": sc.multiplier}
+    return {"win": True, "fans": sc.fans, "fan": sc.fan, "multiplier": sc.multiplier}
 
 
 XUEZHAN = SichuanGame("sichuan_xuezhan", xueliu=False)
