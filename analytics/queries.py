@@ -84,9 +84,7 @@ SQL: dict[str, str] = {
         FROM matches WHERE status = 'finished' AND {_FILTER}
         GROUP BY game, rules_id ORDER BY game, rules_id""",
     "fan_distribution": f"""
-        WITH wins AS (
-            SELECT game, count(*) AS n FROM (SELECT DISTINCT game, match_id, win_no FROM items
-                                            WHERE win_no IS NOT NULL AND {_FILTER}) GROUP BY game)
+        WITH wins AS (SELECT game, count(*) AS n FROM items WHERE opens_win AND {_FILTER} GROUP BY game)
         SELECT f.game, f.fan_id, count(*) AS wins, count(*)::DOUBLE / any_value(w.n) AS share_of_wins,
                avg(f.value) AS mean_value, max(f.value) AS max_value
         FROM fans f JOIN wins w USING (game)
@@ -95,16 +93,15 @@ SQL: dict[str, str] = {
     "fan_total_distribution": f"""
         SELECT game, fan, count(*) AS wins,
                count(*)::DOUBLE / sum(count(*)) OVER (PARTITION BY game) AS share
-        FROM (SELECT game, match_id, win_no, any_value(fan) AS fan FROM items
-              WHERE win_no IS NOT NULL AND {_FILTER} GROUP BY game, match_id, win_no)
+        FROM items WHERE opens_win AND {_FILTER}
         GROUP BY game, fan ORDER BY game, fan""",
     "score_distribution": f"""
-        SELECT game, role, count(*) AS seats, avg(delta) AS mean, stddev_samp(delta) AS sd,
-               min(delta) AS min, quantile_disc(delta, 0.1) AS p10, quantile_disc(delta, 0.25) AS p25,
-               quantile_disc(delta, 0.5) AS median, quantile_disc(delta, 0.75) AS p75,
-               quantile_disc(delta, 0.9) AS p90, max(delta) AS max
-        FROM seats WHERE status = 'finished' AND {_FILTER}
-        GROUP BY game, role ORDER BY game, role""",
+        SELECT game, role, seats, mean, sd, min, q[1] AS p10, q[2] AS p25, q[3] AS median, q[4] AS p75,
+               q[5] AS p90, max
+        FROM (SELECT game, role, count(*) AS seats, avg(delta) AS mean, stddev_samp(delta) AS sd,
+                     min(delta) AS min, quantile_disc(delta, [0.1, 0.25, 0.5, 0.75, 0.9]) AS q, max(delta) AS max
+              FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY game, role)
+        ORDER BY game, role""",
     "score_histogram": f"""
         SELECT game, floor(delta / $width)::BIGINT * $width AS bucket, count(*) AS seats
         FROM seats WHERE status = 'finished' AND {_FILTER}
@@ -125,7 +122,8 @@ SQL: dict[str, str] = {
         FROM matches WHERE settlement_matches IS NOT NULL AND {_FILTER}
         GROUP BY game ORDER BY game""",
     "rules_comparison": f"""
-        WITH m AS (SELECT * FROM matches WHERE status = 'finished' AND {_FILTER}),
+        WITH m AS (SELECT game, rules_id, events, is_draw, max_delta, settlement_matches FROM matches
+                   WHERE status = 'finished' AND {_FILTER}),
         s AS (SELECT rules_id, count(*) FILTER (WHERE role IN ('landlord', 'dealer')) AS lead_seats,
                      count(*) FILTER (WHERE role IN ('landlord', 'dealer') AND won) AS lead_wins,
                      avg(abs(delta)) AS mean_abs_delta
@@ -148,17 +146,17 @@ SQL: dict[str, str] = {
     # --- for the replay page and the dispute report
     "match_events": "SELECT line FROM events WHERE match_id = $match_id ORDER BY seq, file_sha, file_line",
     "find_matches": """
-        WITH hit AS (
+        WITH hits AS (
             SELECT match_id FROM matches WHERE match_id = $text OR starts_with(match_id, $text)
             UNION SELECT match_id FROM seats WHERE player = $text),
-        m AS (
-            SELECT match_id, game, status, rules_id, events, winners, deltas, date
-            FROM matches SEMI JOIN hit USING (match_id)
-            ORDER BY (match_id = $text) DESC, match_id LIMIT $limit),
-        p AS (SELECT match_id, list(player ORDER BY seat) AS players
-              FROM seats SEMI JOIN m USING (match_id) GROUP BY match_id)
-        SELECT m.*, p.players FROM m LEFT JOIN p USING (match_id)
-        ORDER BY (m.match_id = $text) DESC, m.match_id""",
+        top AS (
+            SELECT match_id, game, status, rules_id, events, winners, deltas, date FROM matches
+            WHERE match_id IN (SELECT match_id FROM hits)
+            ORDER BY (match_id = $text) DESC, match_id LIMIT $limit)
+        SELECT t.*, p.players FROM top t LEFT JOIN (
+            SELECT match_id, list(player ORDER BY seat) AS players FROM seats
+            WHERE match_id IN (SELECT match_id FROM top) GROUP BY match_id) p USING (match_id)
+        ORDER BY (t.match_id = $text) DESC, t.match_id""",
 }
 
 

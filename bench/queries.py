@@ -83,14 +83,15 @@ def main() -> None:
     con = open_lake(lake)
     sizes = {tb: con.execute(f"SELECT count(*) FROM {tb}").fetchone()[0] for tb in ("matches", "seats", "items", "fans", "events")}
     print(f"lake {lake} ready in {time.perf_counter() - t:.1f} s: " + ", ".join(f"{k} {v:,}" for k, v in sizes.items()))
-    some = con.execute("SELECT match_id, game FROM matches WHERE NOT contains(match_id, '.r') LIMIT 1").fetchone()
+    some = con.execute("SELECT match_id, game FROM matches ORDER BY match_id DESC LIMIT 1").fetchone()
+    stored = con.execute("SELECT match_id FROM events LIMIT 1").fetchone()[0]
     player = con.execute("SELECT player FROM seats LIMIT 1").fetchone()[0]
     cases = [(name, f, {}) for name, f in q.QUERIES.items()]
     cases += [(f"{name} --game {some[1]}", f, {"game": some[1]}) for name, f in q.QUERIES.items() if name != "reject_codes"]
     cases += [
         ("find_matches (id)", lambda c, **_: q.find_matches(c, some[0]), {}),
         ("find_matches (player)", lambda c, **_: q.find_matches(c, player), {}),
-        ("match_events", lambda c, **_: q.match_events(c, some[0]), {}),
+        ("match_events", lambda c, **_: q.match_events(c, stored), {}),
     ]
     worst = 0.0
     print(f"{'query':52s} {'cold s':>8s} {'warm s':>8s} {'rows':>7s}")

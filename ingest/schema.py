@@ -10,7 +10,8 @@ with them before anything was ingested).
 - `matches`  one row per match (the latest replay of everything stored for it).
 - `seats`    one row per match and seat.
 - `items`    one row per settlement line (`detail` holds the rare extra keys as JSON; every key
-             that is queried has its own column).
+             that is queried has its own column); `opens_win` marks the first line of each win, so
+             per-win statistics need no GROUP BY over matches.
 - `fans`     one row per (win, fan); a win is a run of items with `fans` that pay one seat.
 - `rules`    one row per distinct validated rules object; `rules_id` = short hash of its canonical JSON.
 - `rejects`  the quarantine: every refused line or event, where it came from and why.
@@ -64,7 +65,7 @@ def schemas() -> dict[str, pa.Schema]:
             [
                 ("match_id", s), ("game", s), ("rules_id", s), ("item_no", i32), ("kind", s),
                 ("seat", i8), ("from_seat", i8), ("points", i64), ("fan", i32), ("win_no", i32),
-                ("detail", s),
+                ("opens_win", b), ("detail", s),
             ]
         ),
         "fans": pa.schema(

@@ -198,6 +198,7 @@ def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[E
         )  # fmt: skip
     wins = _wins(result.items)
     fans_done: set[int] = set()
+    opens = rows.cols["items"]["opens_win"]
     for no, (it, win_no) in enumerate(zip(result.items, wins, strict=True)):
         detail = {k: v for k, v in it.items() if k not in _ITEM_KEYS}
         fan = _int_or_none(it.get("fan"))
@@ -205,11 +206,13 @@ def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[E
             "items",
             match_id=match_id, game=game, rules_id=rules_id, item_no=no, kind=str(it.get("kind")),
             seat=it.get("seat"), from_seat=it.get("from"), points=it.get("points"), fan=fan, win_no=win_no,
+            opens_win=False,
             detail=json.dumps(detail, ensure_ascii=False, sort_keys=True, separators=(",", ":")) if detail else None,
         )  # fmt: skip
         if win_no is None or win_no in fans_done:
             continue
         fans_done.add(win_no)
+        opens[-1] = True
         for fan_id, value in it["fans"].items():
             rows.add(
                 "fans",

@@ -24,7 +24,7 @@ NOT_NULL: dict[str, tuple[str, ...]] = {
     "events": ("match_id", "seq", "type", "canon", "line", "file_sha", "file_line", "game", "date"),
     "matches": ("match_id", "status", "events", "winners", "n_winners", "is_draw", "date"),
     "seats": ("match_id", "seat", "player", "role", "is_dealer", "status"),
-    "items": ("match_id", "game", "item_no", "kind", "seat", "from_seat", "points"),
+    "items": ("match_id", "game", "item_no", "kind", "seat", "from_seat", "points", "opens_win"),
     "fans": ("match_id", "game", "win_no", "seat", "kind", "fan_id", "value"),
     "rules": ("rules_id", "game", "preset", "options"),
     "rejects": ("file_sha", "file_name", "line", "code", "message", "raw"),
@@ -153,6 +153,10 @@ def test_settlement_invariants(con) -> None:  # type: ignore[no-untyped-def]
         WHERE m.status = 'finished' AND s.won <> list_contains(m.winners, s.seat)""").fetchall()
     assert mismatch == []
     assert con.execute("SELECT count(*) FROM matches WHERE is_draw <> (status = 'finished' AND n_winners = 0)").fetchone()[0] == 0
+    # each win is opened by exactly one of its items; lines outside a win open nothing
+    assert con.execute("""SELECT match_id, win_no FROM items WHERE win_no IS NOT NULL GROUP BY ALL
+                          HAVING count(*) FILTER (WHERE opens_win) <> 1""").fetchall() == []
+    assert con.execute("SELECT count(*) FROM items WHERE win_no IS NULL AND opens_win").fetchone()[0] == 0
     # every match's events are contiguous from seq 0 (rejected lines leave gaps only in incomplete/invalid matches)
     gaps = con.execute("""
         SELECT e.match_id FROM events e JOIN matches m USING (match_id) WHERE m.status = 'finished'
