@@ -26,7 +26,8 @@ import random
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.climbing.laizi import Reading, best_reading, readings
+from engine.cards import CARD_NAME
+from engine.climbing.laizi import Reading, best_reading, laizi_moves, readings
 from engine.climbing.moves import (
     BJ_R,
     RJ_R,
@@ -34,6 +35,7 @@ from engine.climbing.moves import (
     Move,
     classify,
     ddz_move_rules,
+    generate,
 )
 
 if TYPE_CHECKING:
@@ -236,13 +238,54 @@ def strength(counts: Counts, m_laizi: int = 0) -> float:
     return s
 
 
+_NIBBLE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(4) if n >> b & 1) for n in range(16))
+
+
+@lru_cache(maxsize=1 << 14)
+def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
+    """(non-laizi rank counts, number of laizi cards) of a hand bit mask (card id = rank * 4 + suit,
+    52 = BJ, 53 = RJ; `lr` the laizi rank or -1): `DouDizhu.hand_counts` from the mask, cached."""
+    c = [((mask >> (4 * r)) & 15).bit_count() for r in range(13)]
+    c.append(mask >> 52 & 1)
+    c.append(mask >> 53 & 1)
+    m = 0
+    if lr >= 0:
+        m = c[lr]
+        c[lr] = 0
+    return tuple(c), m
+
+
+def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
+    """`DouDizhu.play_payload` on the hand mask: the lowest card ids of each rank, laizi cards for
+    the `as` entries (in rank order, then the laizi cards)."""
+    mask = st.hands[seat]
+    need = list(rd.move.counts)
+    for r in rd.as_:
+        need[r] -= 1
+    ids: list[int] = []
+    for r, k in enumerate(need):
+        if k:
+            if r < 13:
+                base = 4 * r
+                ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][:k])
+            else:
+                ids.append(39 + r)
+    if rd.as_:
+        lr = st.laizi
+        assert lr is not None
+        base = 4 * lr
+        ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][: len(rd.as_)])
+        return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids], "as": rd.as_names()}
+    return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids]}
+
+
 def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str, Any]:
     """The next event a decent player (or the system) logs."""
     if st.phase == "laizi":
         return {"type": "laizi", "rank": "3456789TJQKA2"[rng.randrange(13)]}
     seat = st.turn
     assert seat is not None
-    counts, m = game.hand_counts(st, seat)
+    counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
     if st.phase == "bid":
         s = strength(counts, m) + rng.uniform(-1.0, 1.0)
         if game.laizi_game:
@@ -253,14 +296,14 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
         return {"type": "bid", "seat": seat, "value": value}
     if st.phase == "rob":
         return {"type": "rob", "seat": seat, "value": strength(counts, m) + rng.uniform(-1.0, 1.0) >= 10}
-    mr = game.move_rules(st.rules)
+    mr = st.mr or game.move_rules(st.rules)
     size = sum(counts) + m
     if st.top is None:
-        return game.play_payload(st, seat, _lead(game, st, seat, counts, m, mr))
+        return _payload(st, seat, _lead(game, st, seat, counts, m, mr))
     rd = _follow(game, st, seat, counts, m, size, mr)
     if rd is None:
         return {"type": "pass", "seat": seat}
-    return game.play_payload(st, seat, rd)
+    return _payload(st, seat, rd)
 
 
 def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: Any) -> Reading:
@@ -314,7 +357,10 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     assert top_seat is not None and st.top is not None
     L = st.landlord
     partner_on_top = seat != L and top_seat != L
-    cands = game.moves_for(st, seat, st.top)
+    if game.laizi_game:  # `DouDizhu.moves_for` on the counts already at hand
+        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
+    else:
+        cands = [Reading(mv, ()) for mv in generate(counts, mr, st.top)]
     if not cands:
         return None
     for rd in cands:
