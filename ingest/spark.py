@@ -111,7 +111,9 @@ def bucket_rows(events: pa.Table) -> pa.Table:
 
 
 def _uri(path: Path) -> str:
-    return path.resolve().as_uri()
+    """A local path as Spark (Hadoop) wants it: `file:` + the raw absolute path (not
+    percent-encoded: Hadoop would not decode the `%3D` of `game=`)."""
+    return "file://" + str(path.resolve())
 
 
 def buckets_for(n_events: int, bucket_events: int = BUCKET_EVENTS) -> int:
@@ -197,3 +199,33 @@ def _replay_error(e: BaseException) -> SparkReplayError:
         reason = text[m.end():].split("\n", 1)[0].lstrip(": ").strip()
         return SparkReplayError(f"spark replay failed for match ids {shown}: {reason}", ids)
     return SparkReplayError(f"spark replay failed: {spark_error_text(e)}", [])
+
+
+def register_lake(spark: Any, lake: str | Path) -> dict[str, Any]:
+    """Spark SQL over a lake: one temporary view per table over the manifest's published files.
+
+    The events view gets `game` and `date` back from the hive partition folders. Returns the
+    DataFrames by table name (empty tables are empty DataFrames with the lake's schema).
+    """
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    from ingest import store
+    from ingest.schema import TABLES
+
+    root = Path(lake).resolve()
+    m = store.read_manifest(root)
+    out: dict[str, Any] = {}
+    for t in TABLES:
+        files = [_uri(root / f) for f in m.tables.get(t, [])]
+        schema = schemas()[t]
+        typed = from_arrow_schema(schema)  # also keeps `date` a string (no partition type inference)
+        if not files:
+            df = spark.createDataFrame([], typed)
+        elif t == "events":
+            df = spark.read.schema(typed).option("basePath", _uri(root / "events")).parquet(*files)
+        else:
+            df = spark.read.schema(typed).parquet(*files)
+        df = df.select(*schema.names)
+        df.createOrReplaceTempView(t)
+        out[t] = df
+    return out

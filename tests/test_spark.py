@@ -24,13 +24,14 @@ import pyarrow.parquet as pq
 import pytest
 
 import paiju
+from analytics.lake import open_lake
 from engine.sim.spark import java_available
 from events.chain import fill_chain
 from events.codec import event_to_json
 from ingest import store
 from ingest.pipeline import ingest
 from ingest.schema import schemas
-from ingest.spark import BUILT, SparkReplayer, bucket_rows, buckets_for, wide_schema
+from ingest.spark import BUILT, SparkReplayer, bucket_rows, buckets_for, register_lake, wide_schema
 from ingest.tables import build_tables
 from tests.ingest_data import assert_same, golden_files, many_matches, snapshot, write_log
 
@@ -124,6 +125,12 @@ def test_ingest_spark_publishes_the_local_tables(tmp_path: Path, spark: Any, cap
     assert code == 0
     assert _summary(json.loads(capsys.readouterr().out)) == _summary(s2)
     _same_lakes(local, dist)
+    # Spark SQL reads the published lake directly (the events' game/date from the folders)
+    register_lake(spark, dist)
+    q = "SELECT e.game, e.date, m.status, count(*) AS n FROM events e JOIN matches m USING (match_id) GROUP BY ALL"
+    got = sorted(tuple(r) for r in spark.sql(q).collect())
+    want = sorted(open_lake(dist).execute(q).fetchall())
+    assert got == want and len(want) > 3
 
 
 def test_simulate_spark_writes_the_local_bytes(tmp_path: Path, spark: Any, capsys: pytest.CaptureFixture[str]) -> None:
