@@ -220,7 +220,7 @@ _DDZ_MINS = (5, 3, 2)
 _DDZ_TOP = CHAIN_TOP + 1
 
 
-def n_groups(counts: Counts) -> int:
+def n_groups(counts: Counts | list[int]) -> int:
     """The number of groups of the Dou Dizhu split of `counts` (`_best_split(counts)[0]`), fast."""
     return _runs_n(bytes(counts[:_DDZ_TOP]), _DDZ_MINS) + _high_split(tuple(counts[_DDZ_TOP:]), _DDZ_TOP)[0]
 
@@ -372,23 +372,22 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     opp_cards = st.hands[top_seat].bit_count()
     best: tuple[Any, ...] | None = None
     for rd in cands:
-        rest = list(counts)
+        mv = rd.move
+        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         used_laizi = len(rd.as_)
-        for r, v in enumerate(rd.move.counts):
-            rest[r] -= v
         for r in rd.as_:
             rest[r] += 1
-        if any(v < 0 for v in rest):
+        if min(rest) < 0:
             continue
-        after = n_groups(tuple(rest)) + (1 if m - used_laizi > 0 else 0)
-        bomb = rd.move.level > 0
+        after = n_groups(rest) + (1 if m - used_laizi > 0 else 0)
+        bomb = mv.level > 0
         if bomb and not (after <= 1 or opp_cards <= 4):
             continue
         if not bomb and after > before and opp_cards > 5 and used_laizi == 0:
             continue
         if not bomb and used_laizi and opp_cards > 8 and after >= before:
             continue
-        key = (bomb, rd.move.level, used_laizi, after, rd.move.key)
+        key = (bomb, mv.level, used_laizi, after, mv.key)
         if best is None or key < best[0]:
             best = (key, rd)
     return None if best is None else best[1]

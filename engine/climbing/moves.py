@@ -359,10 +359,48 @@ def _kickers(
     yield from rec(0, k, wild)
 
 
+@cache
+def _zero_based(t: TypeSpec) -> bool:
+    """Are the type's ranks 0..n-1 (every built-in type)? Then chain starts can come from bit masks."""
+    return t.ranks == tuple(range(len(t.ranks)))
+
+
+_ZEROS = (0,) * N_RANKS
+
+
 def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0) -> Iterator[Move]:
     unit = t.unit
     ranks = t.ranks
     k = t.kick * L
+    if not wild and _zero_based(t):
+        # without wild cards: the starts lo whose ranks lo..lo+L-1 all hold `unit` cards, as bits
+        m = 0
+        for r in ranks:
+            if hand[r] >= unit:
+                m |= 1 << r
+        starts = m
+        for i in range(1, L):
+            starts &= m >> i
+        if min_key >= L - 1:
+            starts &= -1 << (min_key - L + 2)  # hi = lo + L - 1 > min_key
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            lo = low.bit_length() - 1
+            hi = lo + L - 1
+            if not k:
+                c = list(_ZEROS)
+                c[lo : hi + 1] = (unit,) * L
+                yield Move(t.name, L, hi, t.level, tuple(c))
+                continue
+            avail = list(hand)
+            for r in range(lo, hi + 1):
+                avail[r] -= unit
+            for kv in _kickers(t, avail, lo, hi, k, mr, 0):
+                for r in range(lo, hi + 1):
+                    kv[r] += unit
+                yield Move(t.name, L, hi, t.level, tuple(kv))
+        return
     for lo in ranks:
         hi = lo + L - 1
         if hi not in ranks:
