@@ -16,6 +16,7 @@ tile in a triplet, pair or one of its three sequences, missing members filled by
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from engine.mahjong.core import suit_need
 from engine.tiles import N_KINDS, RED
@@ -24,22 +25,26 @@ HONOUR_NEED: tuple[tuple[int, int], ...] = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 
 """A plain `7z` kind (no sequences): count → (wilds for sets only, wilds for sets plus the pair)."""
 
 
-def _needs(counts: Sequence[int]) -> list[tuple[int, int]]:
-    """(need without pair, need with pair) per suit (the core's cached per-suit table), and for 7z."""
-    out = []
-    for b in (0, 9, 18):
-        key = bytes(counts[b : b + 9])
-        out.append((suit_need(key, False), suit_need(key, True)))
-    if len(counts) > RED and counts[RED]:
-        out.append(HONOUR_NEED[counts[RED]])
-    return out
+@cache
+def suit_needs(key: bytes) -> tuple[int, int]:
+    """(wilds for sets only, wilds for sets plus the pair) of one suit's 9 counts: one cached look-up."""
+    return suit_need(key, False), suit_need(key, True)
 
 
 def min_wilds(counts: Sequence[int]) -> int:
     """Least wilds that complete the natural tiles `counts` into sets and exactly one pair."""
-    needs = _needs(counts)
-    total = sum(n for n, _ in needs)
-    return min(total - n + p for n, p in needs)
+    total = 0
+    extra = 99  # least (with pair − without pair) over the suits: the suit that carries the pair
+    for b in (0, 9, 18):
+        n, p = suit_needs(bytes(counts[b : b + 9]))
+        total += n
+        if p - n < extra:
+            extra = p - n
+    if len(counts) > RED and counts[RED]:
+        n, p = HONOUR_NEED[counts[RED]]
+        total += n
+        extra = min(extra, p - n)
+    return total + extra
 
 
 def is_win(counts: Sequence[int], w: int = 0) -> bool:
