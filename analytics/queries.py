@@ -122,20 +122,21 @@ SQL: dict[str, str] = {
         FROM matches WHERE settlement_matches IS NOT NULL AND {_FILTER}
         GROUP BY game ORDER BY game""",
     "rules_comparison": f"""
-        WITH m AS (SELECT game, rules_id, events, is_draw, max_delta, settlement_matches FROM matches
-                   WHERE status = 'finished' AND {_FILTER}),
-        s AS (SELECT rules_id, count(*) FILTER (WHERE role IN ('landlord', 'dealer')) AS lead_seats,
-                     count(*) FILTER (WHERE role IN ('landlord', 'dealer') AND won) AS lead_wins,
-                     avg(abs(delta)) AS mean_abs_delta
-              FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY rules_id)
-        SELECT m.game, m.rules_id, any_value(r.preset) AS preset, count(*) AS matches,
-               avg(m.events) AS mean_events, count(*) FILTER (WHERE m.is_draw)::DOUBLE / count(*) AS draw_rate,
-               any_value(s.lead_wins)::DOUBLE / nullif(any_value(s.lead_seats), 0) AS landlord_or_dealer_win_rate,
-               any_value(s.mean_abs_delta) AS mean_abs_delta, avg(m.max_delta) AS mean_top_win,
-               count(*) FILTER (WHERE m.settlement_matches = false) AS mismatches,
-               any_value(r.options) AS options
+        WITH m AS (
+            SELECT game, rules_id, count(*) AS matches, avg(events) AS mean_events,
+                   count(*) FILTER (WHERE is_draw)::DOUBLE / count(*) AS draw_rate, avg(max_delta) AS mean_top_win,
+                   count(*) FILTER (WHERE settlement_matches = false) AS mismatches
+            FROM matches WHERE status = 'finished' AND {_FILTER} GROUP BY game, rules_id),
+        s AS (
+            SELECT rules_id, count(*) FILTER (WHERE role IN ('landlord', 'dealer')) AS lead_seats,
+                   count(*) FILTER (WHERE role IN ('landlord', 'dealer') AND won) AS lead_wins,
+                   avg(abs(delta)) AS mean_abs_delta
+            FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY rules_id)
+        SELECT m.game, m.rules_id, r.preset, m.matches, m.mean_events, m.draw_rate,
+               s.lead_wins::DOUBLE / nullif(s.lead_seats, 0) AS landlord_or_dealer_win_rate,
+               s.mean_abs_delta, m.mean_top_win, m.mismatches, r.options
         FROM m LEFT JOIN s USING (rules_id) LEFT JOIN rules r USING (rules_id)
-        GROUP BY m.game, m.rules_id ORDER BY m.game, matches DESC, m.rules_id""",
+        ORDER BY m.game, m.matches DESC, m.rules_id""",
     "error_codes": f"""
         SELECT game, error_code, count(*) AS matches, min(match_id) AS example
         FROM matches WHERE status = 'invalid' AND {_FILTER}
