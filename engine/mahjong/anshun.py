@@ -16,9 +16,9 @@ Choices where the rule file is silent:
 - The last discard at R = 0 ends the hand in 荒庄 at once, but `hu` on it may still follow.
 - 冲锋鸡 with `ji_requires_ting`: the discarder collects only if it won or is ready.
 - A ready seat's call value V (AS-H4) is used only at 荒庄; a tian-ting seat adds 10.
-- Bot (`bot_action`): wins whenever the rules allow, declares 天听 when a discard at its first
-  turn leaves it ready (and then discards that tile), declares every legal kong, pengs when it
-  lowers its shanten, discards the tile that keeps the lowest shanten (ties: the most isolated).
+- Bot (`bot_action`, the shared engine/mahjong/bot.py with hooks): wins whenever the rules allow,
+  declares 天听 when a discard at its first turn leaves it ready (and then discards that tile),
+  declares every legal kong, pengs when it lowers its shanten, discards by the shared bot's rule.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
+from engine.mahjong import bot as mjbot
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set
-from engine.mahjong.core import SEQ, decompose, is_seven_pairs, is_standard_win, meld_counts, shanten, waits
+from engine.mahjong.core import SEQ, decompose, is_seven_pairs, is_standard_win, meld_counts, waits
 from engine.mahjong.hongzhong import parse_melds
 from engine.tiles import N_KINDS, N_SUITED, parse_hand, tile_id, tile_name, tile_names
 
@@ -376,27 +377,16 @@ class Anshun(ClaimGame):
         return bool(waits(tuple(h), len(s.melds[j]), seven_pairs=True))
 
     def _peng_helps(self, s: Table, j: int, t: int) -> bool:
-        h = s.hands[j]
-        m = len(s.melds[j])
-        now = shanten(h, m, m == 0)
-        after = list(h)
-        after[t] -= 2
-        best = min(shanten(tuple(after[:k] + [after[k] - 1] + after[k + 1 :]), m + 1, False) for k in range(N_KINDS) if after[k])
-        return best < now
+        return mjbot.want_peng(s.hands[j], len(s.melds[j]), t, -1)
 
     def _best_discard(self, s: Table, j: int, options: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The shared bot's discard (shanten, then live improving tiles, then the most isolated)."""
         h = s.hands[j]
-        m = len(s.melds[j])
-        scored = []
+        k = mjbot.choose_discard(h, len(s.melds[j]), -1, mjbot.unseen_counts(h, self.visible(s)))
         for a in options:
-            k = tile_id(a["tile"])
-            c = list(h)
-            c[k] -= 1
-            base = k - k % 9
-            near = sum(c[x] for x in range(max(base, k - 2), min(base + 9, k + 3)))
-            scored.append((shanten(tuple(c), m, m == 0), near, rng.random(), a))
-        scored.sort(key=lambda x: x[:3])
-        return scored[0][3]
+            if a["tile"] == tile_name(k):
+                return a
+        return options[rng.randrange(len(options))]
 
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:

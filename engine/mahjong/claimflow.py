@@ -500,6 +500,16 @@ class ClaimGame:
     def legal_actions(self, s: Table) -> list[dict[str, Any]]:
         return [c for c in self.candidates(s) if self.try_apply(s, c) is not None]
 
+    def visible(self, s: Table) -> list[int]:
+        """Tiles every seat can see: all discards still on the table and all melds (for the bot)."""
+        v = [0] * N_KINDS
+        for seat in range(4):
+            for t in s.discards[seat]:
+                v[t] += 1
+            for m in s.melds[seat]:
+                v[m.tile] += m.size
+        return v
+
     def view(self, s: Table) -> dict[str, Any]:
         phase = "end" if s.done else s.phase
         return {

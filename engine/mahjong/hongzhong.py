@@ -18,9 +18,9 @@ Choices where the rule file is silent:
   `qiang_gang_hu`.
 - The last drawable tile (R = N after the draw) without `forced_zimo`: the hand counts as 臭庄 at
   once, but a `hu` by the drawer may still follow (then it is a win).
-- Bot (`bot_action`): wins whenever it can (the compulsory self-draw and every rob), declares every
-  legal kong, pengs when it lowers its shanten, keeps 红中, discards the tile that keeps the
-  lowest shanten (ties: the most isolated tile).
+- Bot (`bot_action`, the shared engine/mahjong/bot.py with hooks): wins whenever it can (the
+  compulsory self-draw and every rob), declares every legal kong, pengs when it lowers its shanten,
+  keeps 红中 (the wilds are set aside), discards by the shared bot's rule on its natural tiles.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
+from engine.mahjong import bot as mjbot
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, Win
-from engine.mahjong.core import shanten
 from engine.mahjong.wild import is_seven_pairs, is_win, split_wild, waits
 from engine.tiles import N_KINDS, RED, number_of, parse_hand, tile_id, tile_name, tile_names
 
@@ -300,39 +300,25 @@ class Hongzhong(ClaimGame):
         draws = [a for a in acts if a["type"] == "draw"]
         return draws[0] if draws else acts[0]
 
-    def _sh(self, counts: Counts, n_melds: int, wild: bool) -> int:
+    def _natural(self, counts: Counts, wild: bool) -> list[int]:
         c = list(counts)
-        w = 0
         if wild:
-            w, c[RED] = c[RED], 0
-        return shanten(c, n_melds, False) - w
+            c[RED] = 0
+        return c
 
     def _peng_helps(self, s: Table, j: int, t: int, wild: bool) -> bool:
-        h = s.hands[j]
-        m = len(s.melds[j])
-        now = self._sh(h, m, wild)
-        after = list(h)
-        after[t] -= 2
-        best = min(self._sh(tuple(after[:k] + [after[k] - 1] + after[k + 1 :]), m + 1, wild) for k in range(N_KINDS) if after[k])
-        return best < now
+        """The shared bot's rule on the natural tiles (wilds kept aside)."""
+        return mjbot.want_peng(self._natural(s.hands[j], wild), len(s.melds[j]), t, -1)
 
     def _best_discard(self, s: Table, j: int, options: list[dict[str, Any]], wild: bool, rng: random.Random) -> dict[str, Any]:
+        """The shared bot's discard (shanten, then live improving tiles) on the natural tiles; 红中 kept."""
         h = s.hands[j]
-        m = len(s.melds[j])
-        scored = []
+        unseen = mjbot.unseen_counts(h, self.visible(s))
+        k = mjbot.choose_discard(self._natural(h, wild), len(s.melds[j]), -1, unseen)
         for a in options:
-            k = tile_id(a["tile"])
-            if wild and k == RED and len(options) > 1:
-                continue
-            c = list(h)
-            c[k] -= 1
-            near = 0
-            if k < 27:
-                base = k - k % 9
-                near = sum(c[x] for x in range(max(base, k - 2), min(base + 9, k + 3)))
-            scored.append((self._sh(tuple(c), m, wild), near, rng.random(), a))
-        scored.sort(key=lambda x: x[:3])
-        return scored[0][3]
+            if a["tile"] == tile_name(k):
+                return a
+        return options[rng.randrange(len(options))]
 
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
