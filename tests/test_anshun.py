@@ -185,7 +185,7 @@ def test_single_hu_when_yi_pao_duo_xiang_off() -> None:
     ev = load("anshun_e7_dian_dou_re_pao_jin_ji")[:-1]
     ev[0]["rules"] = {"yi_pao_duo_xiang": False, "ping_hu_dian_pao": "always"}
     res = run([*ev[:14], {"match_id": ev[0]["match_id"], "seq": 14, "type": "hu", "seat": 3, "tile": "6m"}, {**ev[14], "seq": 15}])
-    assert res.error["code"] == "after_end" and res.error["seq"] == 15
+    assert res.error["code"] == "illegal_claim" and res.error["seq"] == 15 and "AS-R4" in res.error["message"]
 
 
 def test_tian_ting_lock() -> None:

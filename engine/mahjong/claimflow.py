@@ -193,7 +193,7 @@ class ClaimGame:
         if getattr(ev, "type", None) != "hu":
             return False
         if s.phase in ("claim", "rob"):
-            return not s.wins or self.multi_hu(s.rules)
+            return True  # a second hu where only one is allowed is refused by `_hu` (illegal_claim)
         return s.phase == "act" and not s.wins
 
     # ------------------------------------------------------------ apply
