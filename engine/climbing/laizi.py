@@ -40,6 +40,7 @@ from engine.climbing.moves import (
     Counts,
     Move,
     MoveRules,
+    _by_size,
     beats,
     classify,
     ddz_move_rules,
@@ -93,6 +94,36 @@ def judge(N: Counts, S: Sequence[int], lr: int, mr: MoveRules) -> Move | None:
     return _relabel(mv, n_plain, len(S))
 
 
+def _may_read(N: Counts, m: int, mr: MoveRules) -> bool:
+    """A necessary condition for N plus m wild cards to read as one move (a cheap filter before
+    trying every declaration): some (type, length) of that many cards has a window of main ranks
+    that the wild cards can complete, and the plain ranks outside the window fit in its kickers
+    (each kicker unit, a single card or a pair, covers one rank)."""
+    size = sum(N) + m
+    present = [r for r in range(N_RANKS) if N[r]]
+    for t, L in _by_size(mr).get(size, ()):
+        unit = t.unit
+        n_kick = t.kick * L
+        allowed = t.ranks
+        for lo in allowed:
+            hi = lo + L - 1
+            if hi > allowed[-1]:
+                break
+            need = 0
+            for r in range(lo, hi + 1):
+                if r not in allowed or (r >= 13 and N[r] < unit):
+                    need = m + 1
+                    break
+                if N[r] < unit:
+                    need += unit - N[r]
+            if need > m:
+                continue
+            outside = sum(1 for r in present if r < lo or r > hi)
+            if outside <= n_kick:
+                return True
+    return False
+
+
 def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
     """Every legal reading of one exact card set (non-laizi counts N plus m laizi cards)."""
     out: list[Reading] = []
@@ -108,6 +139,8 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
     if n_plain == 0:
         choices = [(lr,) * m]
     else:
+        if not _may_read(N, m, mr):
+            return out
         room = [r for r in range(13) if N[r] < 4]
         choices = combinations_with_replacement(room, m)  # type: ignore[assignment]
     E = list(N)
@@ -203,11 +236,10 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
         E = mv.counts
         S: list[int] = []
         n_plain = 0
-        for r in range(N_RANKS):
-            e = E[r]
-            if e > N[r]:
-                S.extend([r] * (e - N[r]))
-                n_plain += N[r]
+        for r, (e, have) in enumerate(zip(E, N, strict=True)):
+            if e > have:
+                S.extend([r] * (e - have))
+                n_plain += have
             else:
                 n_plain += e
         if len(S) > m or max(E) > 4:
