@@ -34,8 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _answer(game: Any, query: dict[str, Any]) -> dict[str, Any]:
     try:
         return game.hand(query)  # type: ignore[no-any-return]
-    except (ValueError, KeyError) as e:
-        return {"valid": False, "error": str(e).strip("'\"")}
+    except ValueError as e:
+        return {"valid": False, "error": str(e)}
+    except KeyError as e:  # a lookup of an unknown name: say which
+        return {"valid": False, "error": f"unknown {e.args[0]!r}"}
 
 
 def run(args: argparse.Namespace) -> int:
