@@ -75,3 +75,17 @@ def test_fan_fan_off() -> None:
     ev = load("anshun_e1_zimo_chong_feng_ji")
     ev[0]["rules"] = {"fan_fan": False}
     assert run(ev).deltas == [2, 6, -6, -2]  # 平胡 self-draw still pays 2
+
+
+def test_view_at_the_end_shows_flip() -> None:
+    import json
+
+    from engine.mahjong.anshun import ANSHUN
+    from engine.replay import replay_with_steps
+
+    ev = load("anshun_e5_tian_ting_dian_pao_dou")
+    steps, _ = replay_with_steps([parse_line(json.dumps(e)) for e in ev])
+    v = ANSHUN.view(steps[-2].state)
+    assert v["flip"] == "1p" and v["yaobai"] == ["9p", "2p"] and v["tian_ting"] == [1] and v["next_dealer"] == 1
+    assert [m["kind"] for m in v["melds"][3]] == ["gang_bu"] and [m["kind"] for m in v["melds"][2]] == ["gang_zhi"]
+    json.dumps(v)

@@ -97,3 +97,15 @@ def test_golden_files_are_contract_jsonl() -> None:
     for name in ("hongzhong_e1_zimo_wild", "hongzhong_e8_two_robbers"):
         for i, e in enumerate(load(name)):
             assert e["seq"] == i and isinstance(json.dumps(e), str)
+
+
+def test_view_at_the_end_shows_birds() -> None:
+    from engine.mahjong.hongzhong import HONGZHONG
+    from engine.replay import replay_with_steps
+
+    ev = load("hongzhong_e1_zimo_wild")
+    steps, _ = replay_with_steps([parse_line(json.dumps(e)) for e in ev])
+    v = HONGZHONG.view(steps[-2].state)
+    assert v["phase"] == "end" and v["turn"] is None and v["winners"] == [1]
+    assert v["birds"] == {1: {"birds": ["5s", "3m", "7z", "8p"], "hits": 2}}
+    json.dumps(v)

@@ -338,6 +338,10 @@ class Anshun(ClaimGame):
         v = super().view(s)
         v["tian_ting"] = [j for j in range(4) if s.ting[j]]
         v["next_dealer"] = self.next_dealer(s)
+        if s.done and s.wins and s.wall.remaining:
+            flip = s.wall.peek_head()
+            v["flip"] = tile_name(flip)
+            v["yaobai"] = tile_names(yaobai_set(flip, s.rules.yaobai_ji_mode))
         return v
 
     # ------------------------------------------------------------ bot
@@ -397,7 +401,12 @@ class Anshun(ClaimGame):
         melds = parse_melds(query.get("melds"))
         win_tile = query.get("win_tile")
         if win_tile:
-            tiles.append(tile_id(str(win_tile)))
+            wt = parse_hand(str(win_tile))
+            if len(wt) != 1:
+                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
+            tiles.extend(wt)
+        if any(t >= N_SUITED for t in tiles) or any(t >= N_SUITED for _, t in melds):
+            raise ValueError("AS-C1 anshun has no 7z")
         n = len(tiles) + 3 * len(melds)
         counts = tuple(sum(1 for t in tiles if t == k) for k in range(N_KINDS))
         meld_tiles = tuple(t for _, t in melds)

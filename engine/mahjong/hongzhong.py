@@ -272,6 +272,8 @@ class Hongzhong(ClaimGame):
         v["reserve"] = s.rules.zhama
         v["wild"] = "7z" if s.rules.hongzhong_wild else None
         v["next_dealer"] = self.next_dealer(s)
+        if s.done and s.wins:
+            v["birds"] = {it["seat"]: {"birds": it["birds"], "hits": it["hits"]} for it in self.settle(s).items if "birds" in it}
         return v
 
     # ------------------------------------------------------------ bot
@@ -327,7 +329,10 @@ class Hongzhong(ClaimGame):
         melds = parse_melds(query.get("melds"))
         win_tile = query.get("win_tile")
         if win_tile:
-            tiles.append(tile_id(str(win_tile)))
+            wt = parse_hand(str(win_tile))
+            if len(wt) != 1:
+                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
+            tiles.extend(wt)
         n = len(tiles) + 3 * len(melds)
         counts = tuple(sum(1 for t in tiles if t == k) for k in range(N_KINDS))
         red_melds = sum(4 if kind.startswith("gang") else 3 for kind, t in melds if t == RED)
