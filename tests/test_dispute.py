@@ -27,7 +27,7 @@ from engine.registry import get_game
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.chain import fill_chain
-from events.codec import event_to_json
+from events.codec import event_to_json, parse_event
 from events.models import Pass, Settled
 from events.notation import GAME_IDS, MAHJONG_GAMES
 
@@ -227,22 +227,42 @@ def lake(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     )
     ev_set = [e.model_copy(update={"match_id": "lk-settled"}) for e in _unhashed(ev_set)]
     ev_set = fill_chain(ev_set)
-    files = [_write(tmp, "a", ev_ok), _write(tmp, "b", ev_bad), _write(tmp, "c", ev_set)]
+    # a stored line edited before it reached the lake: a card moved between two hands
+    tam = [json.loads(event_to_json(e.model_copy(update={"match_id": "lk-tampered"}))) for e in ev_set]
+    tam = [json.loads(event_to_json(e)) for e in fill_chain([parse_event({k: v for k, v in d.items() if k != "hash"}) for d in tam])]
+    tam[1]["hands"][0][0], tam[1]["hands"][1][0] = tam[1]["hands"][1][0], tam[1]["hands"][0][0]
+    (tmp / "d.jsonl").write_text("".join(json.dumps(d) + "\n" for d in tam), encoding="utf-8")
+    # a later file re-sends an event of the clean match with a different time: a conflict, quarantined
+    resent = json.loads(event_to_json(ev_ok[3]))
+    resent["ts"] = "2030-01-01T00:00:00Z"
+    resent.pop("hash")
+    (tmp / "e.jsonl").write_text(json.dumps(resent) + "\n", encoding="utf-8")
+    files = [_write(tmp, "a", ev_ok), _write(tmp, "b", ev_bad), _write(tmp, "c", ev_set), tmp / "d.jsonl"]
     lake_dir = tmp / "lake"
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
         rc = paiju.main(["ingest", *map(str, files), "--lake", str(lake_dir), "--workers", "1"])
-    assert rc in (0, 1)
-    return lake_dir, {"ok": ev_ok[0].match_id, "illegal": "lk-illegal", "settled": "lk-settled"}
+        rc2 = paiju.main(["ingest", str(tmp / "e.jsonl"), "--lake", str(lake_dir), "--workers", "1"])
+    assert rc in (0, 1) and rc2 in (0, 1)
+    ids = {"ok": ev_ok[0].match_id, "illegal": "lk-illegal", "settled": "lk-settled", "tampered": "lk-tampered"}
+    return lake_dir, ids
 
 
 def test_dispute_from_the_lake(lake: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
     lake_dir, ids = lake
-    expected = {"ok": (0, "finished"), "illegal": (1, "invalid"), "settled": (1, "finished")}
+    expected = {"ok": (0, "finished"), "illegal": (1, "invalid"), "settled": (1, "finished"), "tampered": (1, "invalid")}
     for name, mid in ids.items():
         out = tmp_path / f"{name}.html"
         rc, js, err = _dispute(mid, "--lake", str(lake_dir), "--out", str(out), "--json")
         assert (rc, js and js["status"]) == expected[name], (name, err)
-        strict_parse(out.read_text(encoding="utf-8"))
+        doc = strict_parse(out.read_text(encoding="utf-8"))
+        verdict = _text(doc.find(".//div[@id='verdict']"))
+        if name == "tampered":
+            assert js is not None and js["chain_break_seq"] == 1 and js["error"]["code"] == "bad_hash"
+            assert "Tampered" in verdict
+        if name == "ok":  # the conflicting re-send is shown as quarantined, and changes nothing
+            assert "Valid" in verdict
+            text = _text(doc)
+            assert "quarantined" in text and "conflict" in text and "2030-01-01T00:00:00Z" in text
 
 
 def test_unknown_match_and_missing_lake_exit_2(lake: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
