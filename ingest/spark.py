@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 from collections import Counter
@@ -49,7 +50,8 @@ from ingest.tables import build_tables, group_events
 BUILT: tuple[str, ...] = ("matches", "seats", "items", "fans", "rules")
 """The tables `build_tables` returns (the staging build/ folder of the pipeline)."""
 BUCKET_EVENTS = 20000
-"""Target events per bucket (as the local engine's batches, `ingest.pipeline.BATCH_EVENTS`)."""
+"""Target events per bucket (env `PAIJU_SPARK_BUCKET_EVENTS`): a bucket is one Arrow table in one
+Python worker, a few MB of event lines at this size."""
 PARQUET_OPTS: dict[str, Any] = {"compression": "zstd"}
 _FAILED = re.compile(r"failing match ids (\[[^\]]*\])")
 
@@ -129,9 +131,10 @@ class SparkReplayer:
     session is created on first use (an ingest with nothing new never starts Spark).
     """
 
-    def __init__(self, spark: Any = None, *, bucket_events: int = BUCKET_EVENTS) -> None:
+    def __init__(self, spark: Any = None, *, bucket_events: int | None = None) -> None:
         self._spark = spark
-        self.bucket_events = bucket_events
+        env = os.environ.get("PAIJU_SPARK_BUCKET_EVENTS", "")
+        self.bucket_events = bucket_events or (int(env) if env.isdigit() and int(env) > 0 else BUCKET_EVENTS)
         self.buckets = 0
 
     @property
