@@ -44,7 +44,7 @@ from engine.replay import Entry, ReplayResult, Step, order_entries, replay_with_
 from events.chain import link
 from events.codec import parse_event, parse_line, read_log
 from events.errors import ContractError
-from events.models import AnyEvent, Settled
+from events.models import AnyEvent, MatchStarted, Settled
 from events.notation import MAHJONG_GAMES, TILE_SET
 
 # ---------------------------------------------------------------- data: which rule checks which event
@@ -136,7 +136,7 @@ class Report:
     rows: list[Row]
     chain_break_seq: int | None
     hashed: int
-    options: list[tuple[str, Any, Any, str]]  # (name, value, default, meaning)
+    options: list[tuple[str, Any, Any, str, str]]  # (name, value, default, meaning, set by)
     differences: list[Difference] = field(default_factory=list)
     explanations: list[str] = field(default_factory=list)
     rejects: list[dict[str, Any]] = field(default_factory=list)
@@ -192,16 +192,19 @@ def _legal_note(game: Any, prev_state: Any, event: AnyEvent) -> str:
     return f"one of {len(actions)} legal actions" if _norm(event.to_dict()) in {_norm(a) for a in actions} else ""
 
 
-def _options(game: Any, rules: Mapping[str, Any] | None) -> list[tuple[str, Any, Any, str]]:
-    """Every option whose value differs from the game's default, with its meaning."""
+def _options(game: Any, rules: Mapping[str, Any] | None, raw: Mapping[str, Any] | None) -> list[tuple[str, Any, Any, str, str]]:
+    """Every option whose value differs from the game's default: (name, value, default, meaning,
+    set by: "the log" when the match_started names it, else "preset P")."""
     if game is None or rules is None:
         return []
+    raw = raw or {}
     out = []
     for name, f in game.Rules.model_fields.items():
         if name == "preset" or name not in rules:
             continue
         if rules[name] != f.default:
-            out.append((name, rules[name], f.default, f.description or ""))
+            by = "the log" if name in raw else f"preset {rules.get('preset', 'standard')}"
+            out.append((name, rules[name], f.default, f.description or "", by))
     return out
 
 
@@ -306,7 +309,7 @@ def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]]
     rules = result.rules
     report = Report(
         match_id=result.match_id, result=result, rows=rows, chain_break_seq=chain_break, hashed=hashed,
-        options=_options(game, rules), rejects=[dict(r) for r in rejects], source=source,
+        options=_options(game, rules, _raw_rules(ordered)), rejects=[dict(r) for r in rejects], source=source,
     )  # fmt: skip
     report.server_deltas = result.recorded_deltas or next(
         (list(e.deltas) for e in reversed(ordered) if isinstance(e, Settled)), None
@@ -319,6 +322,13 @@ def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]]
             report.explanations = _explain(result, report.differences)
     _verdict(report)
     return report
+
+
+def _raw_rules(ordered: Sequence[Entry]) -> dict[str, Any] | None:
+    for e in ordered:
+        if isinstance(e, MatchStarted):
+            return dict(e.rules)
+    return None
 
 
 def _row(game_id: str | None, game: Any, st: Step, prev_state: Any, marks: dict[int, str]) -> Row:
@@ -619,11 +629,14 @@ def render_report(rep: Report) -> str:
     out.append("</tbody></table>")
     if r.rules is not None:
         if rep.options:
-            out.append("<table><thead><tr><th>Option (differs from the default)</th><th>Value</th><th>Default</th><th>Meaning</th></tr></thead><tbody>")
-            for name, value, default, meaning in rep.options:
+            out.append(
+                "<table id='options'><thead><tr><th>Option (differs from the default)</th><th>Value</th><th>Default</th>"
+                "<th>Set by</th><th>Meaning</th></tr></thead><tbody>"
+            )
+            for name, value, default, meaning, by in rep.options:
                 out.append(
                     f"<tr><td><code>{_e(name)}</code></td><td><code>{_e(json.dumps(value, ensure_ascii=False))}</code></td>"
-                    f"<td><code>{_e(json.dumps(default, ensure_ascii=False))}</code></td><td>{_e(meaning)}</td></tr>"
+                    f"<td><code>{_e(json.dumps(default, ensure_ascii=False))}</code></td><td>{_e(by)}</td><td>{_e(meaning)}</td></tr>"
                 )
             out.append("</tbody></table>")
         else:

@@ -356,3 +356,27 @@ def test_reports_render_in_headless_chromium_without_network(tmp_path: Path) -> 
     assert all(u.startswith("file://") for u in requests), requests
     assert all((ARTIFACTS / f"dispute_{n}.png").stat().st_size > 10_000 for n in reports)
     shutil.copy(tmp_path / "illegal.html", ARTIFACTS / "dispute_illegal.html")
+
+
+@pytest.mark.skipif("sichuan_xuezhan" not in available_games(), reason="the Sichuan engine is not in this build")
+def test_header_lists_the_preset_and_every_non_default_option_with_its_meaning() -> None:
+    from engine.registry import get_game
+
+    game = get_game("sichuan_xuezhan")
+    ev = simulate_match("sichuan_xuezhan", {"preset": "chengdu", "fan_cap": 3}, seed=5, index=1)
+    rules = game.parse_rules(ev[0].rules).options()
+    changed = {k: v for k, v in rules.items() if k != "preset" and v != game.Rules.model_fields[k].default}
+    assert "fan_cap" in changed and len(changed) >= 2
+    doc = strict_parse(render_dispute_html(ev))
+    header = {}
+    for tr in doc.find(".//table[@id='options']").iter("tr"):
+        tds = tr.findall("td")
+        if len(tds) == 5:
+            header[_text(tds[0])] = [_text(td) for td in tds]
+    assert set(header) == set(changed)
+    for name, value in changed.items():
+        cells = header[name]
+        assert cells[1] == json.dumps(value, ensure_ascii=False)
+        assert cells[3] == ("the log" if name == "fan_cap" else "preset chengdu")
+        assert cells[4] == (game.Rules.model_fields[name].description or "")
+    assert "chengdu" in _text(doc)
