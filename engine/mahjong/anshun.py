@@ -24,7 +24,7 @@ Choices where the rule file is silent:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Iterator
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -32,8 +32,7 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
-from engine.mahjong import bot as mjbot
-from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set
+from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
 from engine.mahjong.core import SEQ, decompose, is_seven_pairs, is_standard_win, meld_counts, waits
 from engine.mahjong.hongzhong import parse_melds
 from engine.tiles import N_KINDS, N_SUITED, parse_hand, tile_id, tile_name, tile_names
@@ -345,52 +344,27 @@ class Anshun(ClaimGame):
         return v
 
     # ------------------------------------------------------------ bot
-    def bot_action(self, s: Table, rng: random.Random) -> dict[str, Any]:
-        acts = self.legal_actions(s)
-        if not acts:
-            raise RuntimeError("no legal action")
-        for a in acts:
-            if a["type"] == "hu":
-                return a
-        if s.phase == "act":
-            j = s.turn
-            discards = [a for a in acts if a["type"] == "discard"]
-            if s.ting_pending == j or any(a["type"] == "ting" for a in acts):
-                ready = [a for a in discards if self._ready_after(s, j, tile_id(a["tile"]))]
-                if ready:
-                    if s.ting_pending == j:
-                        return ready[0]
-                    return {"type": "ting", "seat": j}
-            for a in acts:
-                if a["type"] == "gang":
-                    return a
-            return self._best_discard(s, j, discards, rng)
-        if s.phase == "claim":
-            for a in acts:
-                if a["type"] == "gang":
-                    return a
-            for a in acts:
-                if a["type"] == "peng" and self._peng_helps(s, a["seat"], tile_id(a["tile"])):
-                    return a
-        draws = [a for a in acts if a["type"] == "draw"]
-        return draws[0] if draws else acts[0]
+    def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
+        """天听 when a discard leaves the hand ready at the first turn; then that discard."""
+        j = s.turn
+        if s.ting[j]:
+            if s.drew and s.tile is not None:
+                yield {"type": "discard", "seat": j, "tile": tile_name(s.tile)}
+            return
+        if s.ting_pending != j and not (s.rules.tian_ting and not s.has_discarded[j] and not s.any_claim):
+            return
+        ready = [k for k in range(N_SUITED) if s.hands[j][k] and self._ready_after(s, j, k)]
+        if not ready:
+            return
+        if s.ting_pending == j:
+            yield {"type": "discard", "seat": j, "tile": tile_name(ready[0])}
+        else:
+            yield {"type": "ting", "seat": j}
 
     def _ready_after(self, s: Table, j: int, k: int) -> bool:
         h = list(s.hands[j])
         h[k] -= 1
         return bool(waits(tuple(h), len(s.melds[j]), seven_pairs=True))
-
-    def _peng_helps(self, s: Table, j: int, t: int) -> bool:
-        return mjbot.want_peng(s.hands[j], len(s.melds[j]), t, -1)
-
-    def _best_discard(self, s: Table, j: int, options: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-        """The shared bot's discard (shanten, then live improving tiles, then the most isolated)."""
-        h = s.hands[j]
-        k = mjbot.choose_discard(h, len(s.melds[j]), -1, mjbot.unseen_counts(h, self.visible(s)))
-        for a in options:
-            if a["tile"] == tile_name(k):
-                return a
-        return options[rng.randrange(len(options))]
 
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:

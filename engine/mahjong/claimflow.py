@@ -12,15 +12,17 @@ settlement). The state is a frozen dataclass, replaced on every event (pure redu
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from engine.base import GameRules, parse_rules
 from engine.errors import Illegal
-from engine.mahjong.core import Meld, Wall
+from engine.mahjong import bot as mjbot
+from engine.mahjong.core import Meld, Wall, shanten
 from engine.tiles import N_KINDS, counts_of, full_set, tile_id, tile_name, tile_names
 
 Counts = tuple[int, ...]
@@ -87,6 +89,23 @@ class Table:
     claim_hot: int | None = None
     first_1s: tuple[int, int, bool] | None = None  # (discarder, seq, claimed)
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+_TABLE_ORDER: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Table))
+_TABLE_FIELDS: frozenset[str] = frozenset(_TABLE_ORDER)
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """`dataclasses.replace`, fast for the ~30-field Table (slot copies, no __init__)."""
+    if type(obj) is Table:
+        if not changes.keys() <= _TABLE_FIELDS:
+            raise TypeError(f"Table has no field {sorted(changes.keys() - _TABLE_FIELDS)}")
+        new = object.__new__(Table)
+        setter = object.__setattr__
+        for name in _TABLE_ORDER:
+            setter(new, name, changes[name] if name in changes else getattr(obj, name))
+        return new
+    return dataclasses.replace(obj, **changes)
 
 
 def _ev(seq: int, **kw: Any) -> SimpleNamespace:
@@ -382,7 +401,6 @@ class ClaimGame:
             first=False,
             any_claim=True,
             claim_seq=ev.seq,
-            extra={**s.extra, "bu_peng_from": old.frm},
         )
 
     def _order_ok(self, s: Table, seat: int) -> bool:
@@ -509,6 +527,77 @@ class ClaimGame:
             for m in s.melds[seat]:
                 v[m.tile] += m.size
         return v
+
+    # ------------------------------------------------------------ bot
+    def bot_action(self, s: Table, rng: random.Random) -> dict[str, Any]:
+        """The first legal event of `bot_candidates` (a person's priorities); else any legal event."""
+        for c in self.bot_candidates(s, rng):
+            if self.try_apply(s, c) is not None:
+                return c
+        acts = self.legal_actions(s)
+        if not acts:
+            raise RuntimeError(f"{self.id}: no legal action in phase {s.phase}")
+        return acts[0]
+
+    def bot_candidates(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
+        """Win first (self-draw, then claims in turn order), then kongs, pengs that help, then the discard
+        chosen by `bot_discard` or the expected draw."""
+        if s.phase == "act":
+            j = s.turn
+            if s.drew and s.tile is not None:
+                yield {"type": "hu", "seat": j, "tile": tile_name(s.tile)}
+            elif s.first:
+                yield {"type": "hu", "seat": j, "tile": tile_name(next(k for k in range(N_KINDS) if s.hands[j][k]))}
+            yield from self.bot_special(s, rng)
+            h = s.hands[j]
+            for k in range(N_KINDS):
+                if h[k] == 4:
+                    yield {"type": "gang", "seat": j, "tile": tile_name(k), "kind": "an"}
+            for m in s.melds[j]:
+                if m.kind == "peng" and h[m.tile]:
+                    yield {"type": "gang", "seat": j, "tile": tile_name(m.tile), "kind": "bu"}
+            k = self.bot_discard(s, j, rng)
+            if k is not None:
+                yield {"type": "discard", "seat": j, "tile": tile_name(k)}
+            return
+        if s.phase in ("claim", "rob") and s.tile is not None:
+            d = tile_name(s.tile)
+            for i in range(1, 4):
+                yield {"type": "hu", "seat": (s.turn + i) % 4, "tile": d}
+            if s.phase == "claim":
+                for i in range(1, 4):
+                    j = (s.turn + i) % 4
+                    if s.hands[j][s.tile] >= 3:
+                        yield {"type": "gang", "seat": j, "tile": d, "kind": "zhi"}
+                    if s.hands[j][s.tile] >= 2 and self.bot_wants_peng(s, j, s.tile):
+                        yield {"type": "peng", "seat": j, "tile": d}
+        exp = self._expected_drawer(s)
+        if exp is not None and s.wall.remaining > self.reserve(s.rules):
+            seat, repl = exp
+            tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
+            yield {"type": "draw", "seat": seat, "tile": tile_name(s.wall.peek(tail))}
+
+    def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
+        """Game-specific moves tried after a self-draw win and before kongs (天听, ...)."""
+        return iter(())
+
+    def bot_natural(self, s: Table, counts: Counts) -> list[int]:
+        """The counts the shared bot plans with (Hongzhong sets the wilds aside)."""
+        return list(counts)
+
+    def bot_wants_peng(self, s: Table, j: int, t: int) -> bool:
+        return mjbot.want_peng(self.bot_natural(s, s.hands[j]), len(s.melds[j]), t, -1)
+
+    def bot_discard(self, s: Table, j: int, rng: random.Random) -> int | None:
+        """The shared bot's discard; live-tile counts (ukeire) only when the hand is close to ready."""
+        h = s.hands[j]
+        c = self.bot_natural(s, h)
+        m = len(s.melds[j])
+        near = shanten(c, m) <= 1 if any(c) else False
+        unseen = mjbot.unseen_counts(h, self.visible(s)) if near else [0] * N_KINDS
+        if not any(c):
+            return next((k for k in range(N_KINDS) if h[k]), None)
+        return mjbot.choose_discard(c, m, -1, unseen)
 
     def view(self, s: Table) -> dict[str, Any]:
         phase = "end" if s.done else s.phase

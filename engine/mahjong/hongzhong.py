@@ -26,15 +26,14 @@ Choices where the rule file is silent:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
-from engine.mahjong import bot as mjbot
-from engine.mahjong.claimflow import ClaimGame, Counts, Table, Win
+from engine.mahjong.claimflow import ClaimGame, Counts, Table, Win, replace
 from engine.mahjong.wild import is_seven_pairs, is_win, split_wild, waits
 from engine.tiles import N_KINDS, RED, number_of, parse_hand, tile_id, tile_name, tile_names
 
@@ -277,50 +276,15 @@ class Hongzhong(ClaimGame):
         return v
 
     # ------------------------------------------------------------ bot
-    def bot_action(self, s: Table, rng: random.Random) -> dict[str, Any]:
-        acts = self.legal_actions(s)
-        if not acts:
-            raise RuntimeError("no legal action")  # never: the flow always allows a draw or a discard
-        for a in acts:
-            if a["type"] == "hu":
-                return a
-        r = s.rules
-        wild = r.hongzhong_wild
-        for a in acts:
-            if a["type"] == "gang" and a["kind"] in ("an", "bu"):
-                return a
-        if s.phase == "act":
-            j = s.turn
-            return self._best_discard(s, j, [a for a in acts if a["type"] == "discard"], wild, rng)
-        if s.phase == "claim":
-            for a in acts:
-                if a["type"] == "gang":
-                    return a
-            for a in acts:
-                if a["type"] == "peng" and self._peng_helps(s, a["seat"], tile_id(a["tile"]), wild):
-                    return a
-        draws = [a for a in acts if a["type"] == "draw"]
-        return draws[0] if draws else acts[0]
+    def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
+        if s.forced_seat is not None and "four_red" in s.extra and s.seq == 1:
+            yield {"type": "hu", "seat": s.forced_seat, "tile": "7z"}
 
-    def _natural(self, counts: Counts, wild: bool) -> list[int]:
+    def bot_natural(self, s: Table, counts: Counts) -> list[int]:
         c = list(counts)
-        if wild:
-            c[RED] = 0
+        if s.rules.hongzhong_wild:
+            c[RED] = 0  # wilds are kept, never planned with or discarded
         return c
-
-    def _peng_helps(self, s: Table, j: int, t: int, wild: bool) -> bool:
-        """The shared bot's rule on the natural tiles (wilds kept aside)."""
-        return mjbot.want_peng(self._natural(s.hands[j], wild), len(s.melds[j]), t, -1)
-
-    def _best_discard(self, s: Table, j: int, options: list[dict[str, Any]], wild: bool, rng: random.Random) -> dict[str, Any]:
-        """The shared bot's discard (shanten, then live improving tiles) on the natural tiles; 红中 kept."""
-        h = s.hands[j]
-        unseen = mjbot.unseen_counts(h, self.visible(s))
-        k = mjbot.choose_discard(self._natural(h, wild), len(s.melds[j]), -1, unseen)
-        for a in options:
-            if a["tile"] == tile_name(k):
-                return a
-        return options[rng.randrange(len(options))]
 
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
