@@ -18,7 +18,9 @@ Choices where the rule file is silent:
 - A ready seat's call value V (AS-H4) is used only at 荒庄; a tian-ting seat adds 10.
 - Bot (`bot_action`, the shared engine/mahjong/bot.py with hooks): wins whenever the rules allow,
   declares 天听 when a discard at its first turn leaves it ready (and then discards that tile),
-  declares every legal kong, pengs when it lowers its shanten, discards by the shared bot's rule.
+  declares every legal kong, pengs when it lowers its shanten, discards by the shared bot's rule
+  (shanten; live improving tiles counted once it is at most one step from ready); a tian-ting
+  seat discards its draw.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ Choices where the rule file is silent:
   once, but a `hu` by the drawer may still follow (then it is a win).
 - Bot (`bot_action`, the shared engine/mahjong/bot.py with hooks): wins whenever it can (the
   compulsory self-draw and every rob), declares every legal kong, pengs when it lowers its shanten,
-  keeps 红中 (the wilds are set aside), discards by the shared bot's rule on its natural tiles.
+  keeps 红中 (the wilds are set aside), discards by the shared bot's rule on its natural tiles
+  (shanten; live improving tiles counted once it is at most one step from ready).
 """
 
 from __future__ import annotations
