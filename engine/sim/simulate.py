@@ -11,18 +11,20 @@ import gzip
 import hashlib
 import inspect
 import io
+import json
 import os
 import random
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import IO, Any
 
 from engine.errors import Illegal
 from engine.registry import get_game
-from events.chain import fill_chain
-from events.codec import event_to_json
+from events.chain import canonical_json, fill_chain
+from events.codec import _FIRST_KEYS
 from events.errors import ContractError
 from events.models import EVENT_TYPES, AnyEvent, Dealt, MatchStarted
 
@@ -43,14 +45,80 @@ def match_rng(seed: int, game_id: str, index: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+@lru_cache(maxsize=1024)
+def _day(days: int) -> str:
+    return (EPOCH + timedelta(days=days)).strftime("%Y-%m-%d")
+
+
 def _ts(index: int, seq: int) -> str:
-    t = EPOCH + timedelta(seconds=index * 600 + seq * 3)
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (the date cached)."""
+    days, sec = divmod(index * 600 + seq * 3, 86400)
+    return f"{_day(days)}T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
     model = EVENT_TYPES[payload["type"]]
     return model(match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
+
+
+_RULES: dict[tuple[str, str], Any] = {}
+
+
+def _parsed_rules(game: Any, raw_rules: dict[str, Any]) -> Any:
+    """The game's parsed rules (a frozen object), parsed once per (game, rules as JSON)."""
+    try:
+        key = (game.id, json.dumps(raw_rules, sort_keys=True))
+    except TypeError:  # not JSON (never from the CLI): no caching
+        return game.parse_rules(raw_rules)
+    parsed = _RULES.get(key)
+    if parsed is None:
+        parsed = game.parse_rules(raw_rules)
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        _RULES[key] = parsed
+    return parsed
+
+
+@lru_cache(maxsize=64)
+def _deal_takes_dealer(game_id: str) -> bool:
+    return "dealer" in inspect.signature(get_game(game_id).deal).parameters
+
+
+def _play_match(
+    game_id: str, rules: Mapping[str, Any] | None, seed: int, index: int, players: int | None, prefix: str
+) -> list[AnyEvent]:
+    """match_started, dealt, the bots' events, the engine's `settled` (no hashes yet)."""
+    game = get_game(game_id)
+    raw_rules = dict(rules or {})
+    parsed = _parsed_rules(game, raw_rules)
+    rng = match_rng(seed, game_id, index)
+    n = players or game.sim_players
+    names = [f"p{k:02d}" for k in rng.sample(range(PLAYER_POOL), n)]
+    match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
+    started = MatchStarted(
+        match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
+        players=names, dealer=rng.randrange(n), base=1,
+    )  # fmt: skip
+    # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
+    deal_kw = {"dealer": started.dealer} if _deal_takes_dealer(game_id) else {}
+    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng, **deal_kw)})
+    assert isinstance(dealt, Dealt)
+    events: list[AnyEvent] = [started, dealt]
+    state = game.start(started, dealt, parsed)
+    is_finished, bot_action, apply = game.is_finished, game.bot_action, game.apply
+    while not is_finished(state):
+        if len(events) >= MAX_EVENTS:
+            raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
+        payload = bot_action(state, rng)
+        try:
+            ev = _event(match_id, len(events), index, payload)
+            state = apply(state, ev)
+        except (Illegal, ContractError, ValueError) as e:
+            raise SimulationError(f"{match_id} seq {len(events)}: the {game_id} bot chose {payload}, refused: {e}") from e
+        events.append(ev)
+    settlement = game.settle(state)
+    events.append(_event(match_id, len(events), index, {"type": "settled", "deltas": list(settlement.deltas)}))
+    return events
 
 
 def simulate_match(
@@ -64,45 +132,34 @@ def simulate_match(
     chain: bool = True,
 ) -> list[AnyEvent]:
     """One match played by bots: match_started, dealt, the bots' events, the engine's `settled`."""
-    game = get_game(game_id)
-    raw_rules = dict(rules or {})
-    parsed = game.parse_rules(raw_rules)
-    rng = match_rng(seed, game_id, index)
-    n = players or game.sim_players
-    names = [f"p{k:02d}" for k in rng.sample(range(PLAYER_POOL), n)]
-    match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
-    started = MatchStarted(
-        match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
-        players=names, dealer=rng.randrange(n), base=1,
-    )  # fmt: skip
-    # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
-    deal_kw = {"dealer": started.dealer} if "dealer" in inspect.signature(game.deal).parameters else {}
-    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng, **deal_kw)})
-    assert isinstance(dealt, Dealt)
-    events: list[AnyEvent] = [started, dealt]
-    state = game.start(started, dealt, parsed)
-    while not game.is_finished(state):
-        if len(events) >= MAX_EVENTS:
-            raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
-        payload = game.bot_action(state, rng)
-        try:
-            ev = _event(match_id, len(events), index, payload)
-            state = game.apply(state, ev)
-        except (Illegal, ContractError, ValueError) as e:
-            raise SimulationError(f"{match_id} seq {len(events)}: the {game_id} bot chose {payload}, refused: {e}") from e
-        events.append(ev)
-    settlement = game.settle(state)
-    events.append(_event(match_id, len(events), index, {"type": "settled", "deltas": list(settlement.deltas)}))
+    events = _play_match(game_id, rules, seed, index, players, prefix)
     return fill_chain(events) if chain else events
+
+
+def _chained_text(events: list[AnyEvent]) -> str:
+    """The match as JSON Lines with the hash chain: the same text as `event_to_json` of each event
+    of `fill_chain(events)` (tests/test_sim_speed.py checks it), with one `model_dump` per event
+    and no model copies."""
+    lines = []
+    prev = ""
+    for e in events:
+        d = e.canonical_dict()  # no `hash` yet: exactly what the chain hashes (events.md §5)
+        h = hashlib.sha256(prev.encode())
+        h.update(canonical_json(d))
+        prev = h.hexdigest()
+        ordered = {k: d[k] for k in _FIRST_KEYS}
+        for k, v in d.items():
+            if k not in ordered:
+                ordered[k] = v
+        ordered["hash"] = prev
+        lines.append(json.dumps(ordered, ensure_ascii=False, separators=(",", ":")))
+    lines.append("")
+    return "\n".join(lines)
 
 
 def _batch(args: tuple[str, dict[str, Any], int, int, int, int | None]) -> list[str]:
     game_id, rules, seed, start, stop, players = args
-    out = []
-    for i in range(start, stop):
-        lines = [event_to_json(e) for e in simulate_match(game_id, rules, seed, i, players=players)]
-        out.append("\n".join(lines) + "\n")
-    return out
+    return [_chained_text(_play_match(game_id, rules, seed, i, players, "sim")) for i in range(start, stop)]
 
 
 def simulate_lines(
