@@ -10,13 +10,12 @@ number of wilds that completes the suit into sets only (`need[0]`) and into sets
 with |C| = 3s + 2 wins iff for some suit p: need_p[1] + sum over the other suits of need[0] <= w.
 The per-suit entries (`engine.mahjong.core.suit_need`) follow the reference procedure of HZ-H2 (first
 tile in a triplet, pair or one of its three sequences, missing members filled by wilds) and cached
-(`functools.cache`): no wild is ever tried as a concrete tile.
+(a dict filled lazily): no wild is ever tried as a concrete tile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from engine.mahjong.core import suit_need
 from engine.tiles import N_KINDS, RED
@@ -25,21 +24,29 @@ HONOUR_NEED: tuple[tuple[int, int], ...] = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 
 """A plain `7z` kind (no sequences): count → (wilds for sets only, wilds for sets plus the pair)."""
 
 
-@cache
+_NEEDS: dict[bytes, tuple[int, int]] = {}
+"""The per-suit table, filled lazily: 9 counts as bytes → (wilds for sets only, wilds with the pair)."""
+
+
 def suit_needs(key: bytes) -> tuple[int, int]:
-    """(wilds for sets only, wilds for sets plus the pair) of one suit's 9 counts: one cached look-up."""
-    return suit_need(key, False), suit_need(key, True)
+    """One suit's (no pair, pair) wild needs: a dict look-up, computed once per key by the core."""
+    v = _NEEDS.get(key)
+    if v is None:
+        v = _NEEDS[key] = (suit_need(key, False), suit_need(key, True))
+    return v
 
 
 def min_wilds(counts: Sequence[int]) -> int:
     """Least wilds that complete the natural tiles `counts` into sets and exactly one pair."""
+    get = _NEEDS.get
     total = 0
     extra = 99  # least (with pair − without pair) over the suits: the suit that carries the pair
     for b in (0, 9, 18):
-        n, p = suit_needs(bytes(counts[b : b + 9]))
-        total += n
-        if p - n < extra:
-            extra = p - n
+        key = bytes(counts[b : b + 9])
+        v = get(key) or suit_needs(key)
+        total += v[0]
+        if v[1] - v[0] < extra:
+            extra = v[1] - v[0]
     if len(counts) > RED and counts[RED]:
         n, p = HONOUR_NEED[counts[RED]]
         total += n
