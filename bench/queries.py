@@ -88,6 +88,10 @@ def main() -> None:
     player = con.execute("SELECT player FROM seats LIMIT 1").fetchone()[0]
     cases = [(name, f, {}) for name, f in q.QUERIES.items()]
     cases += [(f"{name} --game {some[1]}", f, {"game": some[1]}) for name, f in q.QUERIES.items() if name != "reject_codes"]
+    for name in ("activity", "rule_sets", "invalid_matches", "settlement_mismatches", "broken_chains", "rejects"):
+        f = getattr(q, name, None)  # the dashboard's named queries
+        if f is not None:
+            cases.append((f"{name} (dashboard)", f, {}))
     cases += [
         ("find_matches (id)", lambda c, **_: q.find_matches(c, some[0]), {}),
         ("find_matches (player)", lambda c, **_: q.find_matches(c, player), {}),

@@ -34,7 +34,7 @@ from engine.replay import Entry, ReplayResult, replay_with_steps
 from events.chain import canonical_json
 from events.errors import ContractError
 from events.models import AnyEvent, MatchStarted
-from ingest.parse import date_of, parse_fast, stored_event
+from ingest.parse import NO_DATE, date_of, parse_fast, stored_event
 from ingest.schema import schemas
 
 ENGINE_ERROR = "engine_error"
@@ -141,6 +141,12 @@ class _Rows:
         return {t: pa.Table.from_pydict(c, schema=schemas()[t]) for t, c in self.cols.items()}
 
 
+def _match_date(started: MatchStarted | None) -> str | None:
+    """`yyyy-mm-dd` of the match_started `ts`; None without one (the events partition says `none`)."""
+    d = date_of(started.ts if started else None)
+    return None if d == NO_DATE else d
+
+
 def _int_or_none(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
@@ -181,7 +187,7 @@ def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[E
         is_draw=(status == "finished" and not winners), deltas=deltas, recorded_deltas=recorded,
         settlement_matches=result.settlement_matches, chain_ok=result.chain_ok,
         final_hash=result.final_hash, max_delta=max(deltas) if deltas else None, landlord=landlord,
-        date=date_of(started.ts if started else None), started_ts=started.ts if started else None,
+        date=_match_date(started), started_ts=started.ts if started else None,
         ended_ts=evs[-1].ts if evs else None,
     )  # fmt: skip
     for seat, player in enumerate(players):

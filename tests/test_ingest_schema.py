@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not golden_files(), reason="no game with golden 
 
 NOT_NULL: dict[str, tuple[str, ...]] = {
     "events": ("match_id", "seq", "type", "canon", "line", "file_sha", "file_line", "game", "date"),
-    "matches": ("match_id", "status", "events", "winners", "n_winners", "is_draw", "date"),
+    "matches": ("match_id", "status", "events", "winners", "n_winners", "is_draw"),
     "seats": ("match_id", "seat", "player", "role", "is_dealer", "status"),
     "items": ("match_id", "game", "item_no", "kind", "seat", "from_seat", "points", "opens_win"),
     "fans": ("match_id", "game", "win_no", "seat", "kind", "fan_id", "value"),
@@ -162,6 +162,12 @@ def test_settlement_invariants(con) -> None:  # type: ignore[no-untyped-def]
         SELECT e.match_id FROM events e JOIN matches m USING (match_id) WHERE m.status = 'finished'
         GROUP BY e.match_id HAVING max(e.seq) + 1 <> count(*) OR min(e.seq) <> 0""").fetchall()
     assert gaps == []
+
+
+def test_match_dates_are_dates_or_null(con) -> None:  # type: ignore[no-untyped-def]
+    # every non-null date casts (the dashboard charts matches per day)
+    assert con.execute("SELECT count(*) FROM matches WHERE date IS NOT NULL AND TRY_CAST(date AS DATE) IS NULL").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM events WHERE date <> 'none' AND TRY_CAST(date AS DATE) IS NULL").fetchone()[0] == 0
 
 
 def test_rejects_hold_the_bad_lines_and_the_conflict(con) -> None:  # type: ignore[no-untyped-def]
