@@ -30,7 +30,7 @@ from events.chain import fill_chain
 from events.codec import event_to_json
 from ingest import store
 from ingest.pipeline import ingest
-from ingest.schema import schemas
+from ingest.schema import KEYS, schemas
 from ingest.spark import BUILT, SparkReplayer, bucket_rows, buckets_for, register_lake, wide_schema
 from ingest.tables import build_tables
 from tests.ingest_data import assert_same, golden_files, many_matches, snapshot, write_log
@@ -177,3 +177,37 @@ def test_no_java_is_one_line_and_exit_2(tmp_path: Path) -> None:
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and "Java" in lines[0], r.stderr
     assert not (tmp_path / "lake" / store.MANIFEST).exists() and not (tmp_path / "s.jsonl").exists()
+
+
+@pytest.fixture(scope="module")
+def small_events() -> pa.Table:
+    lines = [(m[0].match_id, e.seq, event_to_json(e)) for m in many_matches(10, "h") for e in m]
+    return pa.table({"match_id": [r[0] for r in lines], "seq": [r[1] for r in lines], "line": [r[2] for r in lines]})
+
+
+def test_any_bucketing_gives_the_same_rows(small_events: pa.Table) -> None:
+    """However matches fall into buckets, the union of the buckets' rows is `build_tables`' rows
+    (rules deduplicated by rules_id, as the publish step does). No Spark needed."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    ids = sorted(set(small_events.column("match_id").to_pylist()))
+    want = build_tables(small_events)
+
+    @settings(max_examples=8, deadline=None)
+    @given(st.lists(st.integers(0, 3), min_size=len(ids), max_size=len(ids)))
+    def check(assign: list[int]) -> None:
+        bucket_of = dict(zip(ids, assign, strict=True))
+        col = pa.array([bucket_of[m] for m in small_events.column("match_id").to_pylist()])
+        parts = [bucket_rows(small_events.filter(pa.compute.equal(col, b))) for b in sorted(set(assign))]
+        wide = pa.concat_tables(parts)
+        for name in BUILT:
+            got = wide.filter(pa.compute.equal(wide.column("table"), name)).select(schemas()[name].names)
+            got = got.cast(schemas()[name])
+            if name == "rules":
+                assert {tuple(r.values()) for r in got.to_pylist()} == {tuple(r.values()) for r in want[name].to_pylist()}
+                continue
+            order = [(k, "ascending") for k in KEYS[name]]
+            assert got.sort_by(order).equals(want[name].sort_by(order)), name
+
+    check()
