@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import IO, Any
 
 from engine.errors import Illegal
 from engine.registry import get_game
-from events.chain import canonical_json, fill_chain
+from events.chain import fill_chain
 from events.codec import _FIRST_KEYS
 from events.errors import ContractError
 from events.models import EVENT_TYPES, AnyEvent, Dealt, MatchStarted
@@ -136,23 +136,34 @@ def simulate_match(
     return fill_chain(events) if chain else events
 
 
+@cache
+def _encoders() -> tuple[json.JSONEncoder, json.JSONEncoder]:
+    """(canonical JSON of events.chain, the line format of events.codec.event_to_json), built once:
+    `json.dumps` with options builds a new encoder on every call."""
+    return (
+        json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+        json.JSONEncoder(ensure_ascii=False, separators=(",", ":")),
+    )
+
+
 def _chained_text(events: list[AnyEvent]) -> str:
     """The match as JSON Lines with the hash chain: the same text as `event_to_json` of each event
     of `fill_chain(events)` (tests/test_sim_speed.py checks it), with one `model_dump` per event
     and no model copies."""
+    canonical, line = _encoders()
     lines = []
     prev = ""
     for e in events:
         d = e.canonical_dict()  # no `hash` yet: exactly what the chain hashes (events.md §5)
         h = hashlib.sha256(prev.encode())
-        h.update(canonical_json(d))
+        h.update(canonical.encode(d).encode("utf-8"))  # = events.chain.canonical_json(d)
         prev = h.hexdigest()
         ordered = {k: d[k] for k in _FIRST_KEYS}
         for k, v in d.items():
             if k not in ordered:
                 ordered[k] = v
         ordered["hash"] = prev
-        lines.append(json.dumps(ordered, ensure_ascii=False, separators=(",", ":")))
+        lines.append(line.encode(ordered))  # = json.dumps(ordered, ensure_ascii=False, separators=…)
     lines.append("")
     return "\n".join(lines)
 
