@@ -63,6 +63,13 @@ def main() -> None:
     ap.add_argument("--master", default=os.environ.get("SPARK_MASTER", "local[2]"))
     ap.add_argument("--cores", type=int, default=2, help="cores each engine uses (for the overhead figure)")
     args = ap.parse_args()
+    from engine.sim.spark import SparkUnavailable, require_spark
+
+    try:
+        require_spark()
+    except SparkUnavailable as e:
+        print(f"bench/spark.py: skipped: {e}")
+        return
     games = args.games.split(",") if args.games else available_games()
     root = Path(tempfile.mkdtemp(prefix="paiju-bench-spark-"))
     try:
