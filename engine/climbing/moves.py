@@ -338,13 +338,15 @@ def _kickers(
     for i in range(len(ranks) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + caps[ranks[i]]
 
-    def rec(i: int, left: int, budget: int) -> Iterator[list[int]]:
+    out: list[list[int]] = []
+    n_ranks = len(ranks)
+
+    def rec(i: int, left: int, budget: int) -> None:  # appends in order: a plain recursion, no generator chain
         if left == 0:
-            if no_rocket and v[BJ_R] and v[RJ_R]:
-                return
-            yield list(v)
+            if not (no_rocket and v[BJ_R] and v[RJ_R]):
+                out.append(list(v))
             return
-        if i == len(ranks) or suffix[i] < left:
+        if i == n_ranks or suffix[i] < left:
             return
         r = ranks[i]
         have = avail[r]
@@ -353,10 +355,11 @@ def _kickers(
             if extra > budget:
                 continue
             v[r] = take
-            yield from rec(i + 1, left - take, budget - extra)
+            rec(i + 1, left - take, budget - extra)
         v[r] = 0
 
-    yield from rec(0, k, wild)
+    rec(0, k, wild)
+    yield from out
 
 
 @cache

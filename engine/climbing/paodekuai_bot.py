@@ -77,25 +77,34 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
         a, b = pos, pos + len(run) - 1
         if len(run) >= least:
             spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
-            out.extend(sum(unit << _BITS * r for r in range(lo, hi + 1)) for lo, hi in sorted(spans))
+            for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp)):  # longest first
+                out.append(sum(unit << _BITS * r for r in range(lo, hi + 1)))
         pos += len(run) + 1
     return tuple(out)
 
 
 def _chains(x: int) -> list[int]:
-    """The packed rest after each chain worth trying in `x`: straights (5+), pair straights (2+)
-    and planes (2+) anchored at an end of a run of ranks up to the chain top."""
+    """The packed chains worth trying in `x` (longest of each run first): straights (5+), pair
+    straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top."""
     low = x.to_bytes(mv.N_RANKS, "little")[: mv.CHAIN_TOP + 1]
-    return [x - s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least)]
+    return [s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least)]
 
 
 @lru_cache(maxsize=400_000)
 def _moves_left(x: int) -> int:
+    """min(the chain-free count, 1 + moves left after each chain worth trying). Branch and bound
+    with the same result: a hand that is one chain needs 1 move; otherwise every chain leaves
+    cards (so costs 2 at least) and the search stops once 2 is reached."""
     best = _rest_moves(x)
     if best <= 1:
         return best
-    for rest in _chains(x):
-        n = 1 + _moves_left(rest)
+    chains = _chains(x)
+    if x in chains:
+        return 1
+    for s in chains:
+        if best <= 2:
+            break
+        n = 1 + _moves_left(x - s)
         if n < best:
             best = n
     return best
