@@ -165,7 +165,7 @@ def _timed_ingest(paths: list[str], lake: Path) -> float:
 def test_ingest_killed_at_random_points_then_rerun_equals_a_clean_run(logs: list[str], tmp_path: Path) -> None:
     """Each round: a lake in a known state (empty, or holding the first files), an ingest killed
     with SIGKILL at a random moment, a consistency check, the same ingest run again, and the lake
-    compared with a clean run of the same work (by the same code, in a subprocess)."""
+    compared with a clean run of the same work from the same state (in a subprocess, right after)."""
     import shutil
 
     first = tmp_path / "first"  # the first files ingested into an empty lake: scenario 0's result
@@ -173,11 +173,11 @@ def test_ingest_killed_at_random_points_then_rerun_equals_a_clean_run(logs: list
     full = tmp_path / "full"  # then the last file added: scenario 1's result
     shutil.copytree(first, full)
     d1 = _timed_ingest(logs[2:], full)
-    scenarios = [(None, logs[:2], snapshot(first), d0), (first, logs[2:], snapshot(full), d1)]
+    scenarios = [(None, logs[:2], d0), (first, logs[2:], d1)]
     rng = random.Random(20261129)
     midway = published = 0
     for i in range(KILLS):
-        start, batch, expected, dur = scenarios[i % 2]
+        start, batch, dur = scenarios[i % 2]
         lake = tmp_path / f"lake{i}"
         if start is not None:
             shutil.copytree(start, lake)
@@ -193,7 +193,13 @@ def test_ingest_killed_at_random_points_then_rerun_equals_a_clean_run(logs: list
         check_consistent(lake)  # what a reader sees right after the crash
         _timed_ingest(batch, lake)
         assert not (lake / ".staging").exists()
-        assert snapshot(lake) == expected, f"round {i}"
+        # the clean run of the same work, now (the engines may change while a long run lasts)
+        ref = tmp_path / f"ref{i}"
+        if start is not None:
+            shutil.copytree(start, ref)
+        _timed_ingest(batch, ref)
+        assert snapshot(lake) == snapshot(ref), f"round {i}"
+        shutil.rmtree(ref)
         m = read_manifest(lake)
         listed = {p for files in m.tables.values() for p in files}
         on_disk = {p.relative_to(lake).as_posix() for t in TABLES if (lake / t).exists() for p in (lake / t).rglob("*") if p.is_file()}
