@@ -13,8 +13,8 @@ byte-identical to `--engine local`. The executors do the work; the driver stream
 partition at a time (`toLocalIterator`), so its memory does not grow with the lab.
 
 Session: `get_session()` builds (or reuses) the active session. The master is, in order: the
-`master` argument, the `SPARK_MASTER` environment variable, `spark.master` set by spark-submit /
-spark-defaults.conf, else `local[*]`. In local mode the Python workers run this interpreter
+`master` argument, the `SPARK_MASTER` environment variable, spark-submit's `--master` (its
+configuration is left alone), else `local[*]`. In local mode the Python workers run this interpreter
 (`PYSPARK_PYTHON` defaults to `sys.executable`); on a cluster every executor needs paiju and its
 dependencies installed (docs/scale-out.md).
 """
@@ -70,18 +70,19 @@ def _is_local(master: str) -> bool:
 def get_session(master: str | None = None, app: str = "paiju") -> Any:
     """The active SparkSession, or a new one (see the module docstring for the master)."""
     require_spark()
-    from pyspark import SparkConf
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
     if active is not None and master is None:
         return active
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    conf = SparkConf()  # picks up spark-submit's settings
-    master = master or os.environ.get("SPARK_MASTER") or conf.get("spark.master", None) or "local[*]"
-    b = SparkSession.builder.appName(app).master(master)
-    b = b.config("spark.ui.showConsoleProgress", "false")
-    if _is_local(master):  # a small, quiet, private session; a cluster keeps its own configuration
+    master = master or os.environ.get("SPARK_MASTER")
+    if master is None and "PYSPARK_GATEWAY_PORT" not in os.environ:
+        master = "local[*]"  # not under spark-submit (whose --master and --conf then rule)
+    b = SparkSession.builder.appName(app).config("spark.ui.showConsoleProgress", "false")
+    if master is not None:
+        b = b.master(master)
+    if master is not None and _is_local(master):  # a small, quiet, private session
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers run this interpreter
         b = (b.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8")
              .config("spark.driver.memory", os.environ.get("PAIJU_SPARK_DRIVER_MEMORY", "1g"))
              .config("spark.python.worker.reuse", "true"))  # fmt: skip
