@@ -211,3 +211,15 @@ def test_any_bucketing_gives_the_same_rows(small_events: pa.Table) -> None:
             assert got.sort_by(order).equals(want[name].sort_by(order)), name
 
     check()
+
+
+def test_no_pyspark_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['pyspark'] = None; import paiju; "
+            "sys.exit(paiju.main(['simulate', '--game', 'ddz', '--matches', '2', '--out', sys.argv[1], '--engine', 'spark']))")  # fmt: skip
+    out = tmp_path / "s.jsonl"
+    r = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, timeout=120,
+                       cwd=Path(__file__).parent.parent)  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'paiju[dist]'" in lines[0], r.stderr
+    assert not out.exists()
