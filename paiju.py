@@ -76,4 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # run the imported module's main, so that `UsageError` raised by sub-commands (which import
+    # `paiju`) is the class `main` catches, not a second copy living in `__main__`
+    import paiju
+
+    raise SystemExit(paiju.main())
