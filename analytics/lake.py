@@ -24,7 +24,8 @@ def open_lake(lake: str | Path = "lake", *, threads: int | None = None) -> Any:
 
     root = Path(lake).resolve()
     m = read_manifest(root)
-    con = duckdb.connect(":memory:", config={"enable_progress_bar": False})
+    con = duckdb.connect(":memory:")
+    con.execute("SET enable_progress_bar = false")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     for t in TABLES:

@@ -312,8 +312,8 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     drain(0)
 
     summary.seconds["parse"] = time.perf_counter() - t0
-    con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": MEMORY_LIMIT,
-                                 "enable_progress_bar": False})
+    con = duckdb.connect(config={"temp_directory": str(stage / "duck"), "memory_limit": MEMORY_LIMIT})
+    con.execute("SET enable_progress_bar = false")
     try:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
