@@ -404,18 +404,33 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
                     kv[r] += unit
                 yield Move(t.name, L, hi, t.level, tuple(kv))
         return
-    for lo in ranks:
+    zero_based = _zero_based(t)
+    short: list[int] = []
+    windows: Iterable[int] = ranks
+    if zero_based:
+        # wild cards: a window's cost is the sum of its ranks' shortfalls (a short joker: too dear)
+        short = [unit - h if h < unit else 0 for h in hand]
+        for r in (BJ_R, RJ_R):
+            if short[r]:
+                short[r] = wild + 1
+        windows = range(max(0, min_key - L + 2), len(ranks) - L + 1)
+    for lo in windows:
         hi = lo + L - 1
-        if hi not in ranks:
-            break
-        if hi <= min_key:
-            continue
-        cost = 0
-        for r in range(lo, hi + 1):
-            if hand[r] < unit:
-                cost = wild + 1 if r >= BJ_R else cost + unit - hand[r]
-        if cost > wild:
-            continue
+        if zero_based:
+            cost = short[lo] if L == 1 else sum(short[lo : hi + 1])
+            if cost > wild:
+                continue
+        else:
+            if hi not in ranks:
+                break
+            if hi <= min_key:
+                continue
+            cost = 0
+            for r in range(lo, hi + 1):
+                if hand[r] < unit:
+                    cost = wild + 1 if r >= BJ_R else cost + unit - hand[r]
+            if cost > wild:
+                continue
         avail = list(hand)
         for r in range(lo, hi + 1):
             avail[r] = max(0, avail[r] - unit)
