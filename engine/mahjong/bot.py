@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.core import shanten
+from engine.mahjong.core import draw_gains, mask_bits, shanten
 from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
@@ -84,23 +84,21 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
         vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
         if vs:
             return min(vs, key=lambda k: (_connect(counts, k), k))
-    c = _strip_void(counts, void)
+    c = bytearray(_strip_void(counts, void))
     best: tuple[int, int, int, int] | None = None
     pick = -1
     for k in range(len(c)):
         if not c[k]:
             continue
         c[k] -= 1
-        sh = shanten(c, n_melds)
+        # ukeire: the live copies of every kind whose draw lowers the shanten (core.draw_gains)
+        sh, masks = draw_gains(bytes(c), n_melds)
         uk = 0
         if best is None or sh <= best[0]:
-            for t in range(N_SUITED):
-                if t // 9 == void or not unseen[t]:
-                    continue
-                c[t] += 1
-                if shanten(c, n_melds) < sh:
-                    uk += unseen[t]
-                c[t] -= 1
+            for s in range(3):
+                if s != void and masks[s]:
+                    for i in mask_bits(masks[s]):
+                        uk += unseen[9 * s + i]
         c[k] += 1
         key = (sh, -uk, _connect(c, k), -abs(k % 9 - 4))
         if best is None or key < best:

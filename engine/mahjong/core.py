@@ -150,45 +150,43 @@ def suit_table() -> dict[bytes, int]:
 @cache
 def suit_need(key: bytes, with_pair: bool) -> int:
     """Minimal wilds completing one suit's counts into sets (and one pair if `with_pair`)."""
-    c = list(key)
-    return _need(c, with_pair)
+    return _need(bytes(key), with_pair)
 
 
-def _need(c: list[int], with_pair: bool) -> int:
+@cache
+def _need(c: bytes, with_pair: bool) -> int:
+    """The reference procedure (HZ-H2): the first tile in a triplet, the pair or one of its three
+    sequences, missing members filled by wilds; memoised per remaining counts."""
+    n = len(c)
     i = 0
-    while i < 9 and c[i] == 0:
+    while i < n and c[i] == 0:
         i += 1
-    if i == 9:
+    if i == n:
         return 2 if with_pair else 0
-    best = 99
+    cc = bytearray(c)
     # triplet of i
     u = min(c[i], 3)
-    c[i] -= u
-    best = min(best, 3 - u + _need(c, with_pair))
-    c[i] += u
+    cc[i] -= u
+    best = 3 - u + _need(bytes(cc), with_pair)
+    cc[i] += u
     # pair of i
     if with_pair:
         u = min(c[i], 2)
-        c[i] -= u
-        best = min(best, 2 - u + _need(c, False))
-        c[i] += u
-    # sequences containing i as their lowest natural tile
+        cc[i] -= u
+        best = min(best, 2 - u + _need(bytes(cc), False))
+        cc[i] += u
+    # sequences containing i (the first natural tile, so nothing below it is held)
     for start in (i - 2, i - 1, i):
         if start < 0 or start + 2 > 8:
             continue
-        if start < i and any(c[j] for j in range(start, i)):
-            continue
         miss = 0
-        used = []
         for j in range(start, start + 3):
-            if c[j] > 0:
-                c[j] -= 1
-                used.append(j)
+            if cc[j] > 0:
+                cc[j] -= 1
             else:
                 miss += 1
-        best = min(best, miss + _need(c, with_pair))
-        for j in used:
-            c[j] += 1
+        best = min(best, miss + _need(bytes(cc), with_pair))
+        cc[start : start + 3] = c[start : start + 3]
     return best
 
 
@@ -425,8 +423,157 @@ def _blocks(c: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
     return frozenset(out)
 
 
+# The fast path. Shanten of the regular shape is 8 − p − M − min(M + T, 4) for the best reading
+# (M sets including melds, T partials, p ≤ 1 head pair); the formula is the same as the one used
+# with the cap `t ≤ 4 − m`. So each suit only matters through its Pareto set of (m, k = min(m + t, 4),
+# p) triples, and two suits merge into another such set (min(a + b, 4) = min(min(a, 4) + min(b, 4), 4);
+# a second pair is already offered as a partial by `_blocks`, so merges keep p ≤ 1). Those sets are
+# interned as small ints: per-suit key → id, (id, id) → merged id, (id, melds) → shanten; each table
+# is filled on first use and stays bounded (the sets live on a 5 × 5 × 2 grid).
+
+_SET_ID: dict[tuple[tuple[int, int, int], ...], int] = {}
+_SETS: list[tuple[tuple[int, int, int], ...]] = []
+_KEY_ID: dict[bytes, int] = {}
+_MERGE: dict[int, int] = {}
+_FINAL: dict[int, int] = {}
+_ID_BITS = 20
+
+
+def _pareto(opts: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    s = set(opts)
+    best = [x for x in s if not any(y != x and y[0] >= x[0] and y[1] >= x[1] and y[2] >= x[2] for y in s)]
+    return tuple(sorted(best))
+
+
+def _intern(opts: tuple[tuple[int, int, int], ...]) -> int:
+    i = _SET_ID.get(opts)
+    if i is None:
+        i = _SET_ID[opts] = len(_SETS)
+        _SETS.append(opts)
+    return i
+
+
+def _key_id(key: bytes) -> int:
+    """Id of a suit key's (m, k, p) set (a 1-byte key is the plain 7z kind).
+
+    Tiles two or more empty places apart share no set or partial, so the suit is the merge of its
+    pieces between double gaps; each piece is read once (`_piece_id`)."""
+    i = _KEY_ID.get(key)
+    if i is None:
+        i = -1
+        for piece in key.split(b"\0\0"):
+            piece = piece.strip(b"\0")
+            if piece:
+                j = _PIECE_ID.get(piece)
+                if j is None:
+                    j = _piece_id(piece)
+                i = j if i < 0 else _merge(i, j)
+        if i < 0:
+            i = _piece_id(b"")
+        _KEY_ID[key] = i
+    return i
+
+
+_PIECE_ID: dict[bytes, int] = {}
+
+
+def _piece_id(piece: bytes) -> int:
+    i = _PIECE_ID[piece] = _intern(_piece_opts(piece))
+    return i
+
+
+_MOVES: tuple[tuple[tuple[int, ...], int, int, int], ...] = (
+    ((1,), 0, 0, 0),  # the first tile left isolated
+    ((3,), 1, 0, 0),  # triplet
+    ((2,), 0, 0, 1),  # head pair
+    ((2,), 0, 1, 0),  # pair as a partial
+    ((1, 1, 1), 1, 0, 0),  # sequence
+    ((1, 1), 0, 1, 0),  # two-sided / edge partial
+    ((1, 0, 1), 0, 1, 0),  # closed partial
+)
+
+
+@cache
+def _piece_opts(c: bytes) -> tuple[tuple[int, int, int], ...]:
+    """Pareto set of (sets m, k = min(m + partials, 4), head pair p ≤ 1) over the readings of the
+    counts `c` (no leading zero): the first tile is isolated or starts a set / partial / the pair."""
+    if not c:
+        return ((0, 0, 0),)
+    n = len(c)
+    found: set[tuple[int, int, int]] = set()
+    for take, dm, dt, dp in _MOVES:
+        if len(take) > n or any(c[j] < d for j, d in enumerate(take)):
+            continue
+        cc = bytearray(c)
+        for j, d in enumerate(take):
+            cc[j] -= d
+        for m, k, p in _piece_opts(bytes(cc).lstrip(b"\0")):
+            if p + dp <= 1:
+                found.add((m + dm, min(k + dm + dt, 4), p + dp))
+    return _pareto(found)
+
+
+def _merge(a: int, b: int) -> int:
+    """Id of the merge of two (m, k, p) sets."""
+    x = (a << _ID_BITS) | b
+    i = _MERGE.get(x)
+    if i is None:
+        opts = [
+            (m1 + m2, min(k1 + k2, 4), p1 + p2)
+            for m1, k1, p1 in _SETS[a]
+            for m2, k2, p2 in _SETS[b]
+            if p1 + p2 <= 1
+        ]
+        i = _MERGE[x] = _intern(_pareto(opts))
+    return i
+
+
+def _final(i: int, n_melds: int) -> int:
+    x = (i << 3) | n_melds
+    v = _FINAL.get(x)
+    if v is None:
+        v = _FINAL[x] = min(8 - p - (m + n_melds) - min(k + n_melds, 4) for m, k, p in _SETS[i])
+    return v
+
+
 def shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> int:
-    """Fewest tile changes from ready (0 = ready, −1 = complete). Counts hold 13 − 3·melds or 14 − 3·melds."""
+    """Fewest tile changes from ready (0 = ready, −1 = complete). Counts hold 13 − 3·melds or 14 − 3·melds.
+
+    Regular shape: sets, partials (pairs, two-sided/edge/closed), one head pair; seven pairs counts
+    n // 2 pairs per kind (a four as two). Per-suit tables, interned merges: a few dict look-ups.
+    """
+    b = counts if type(counts) is bytes else bytes(counts)
+    kid = _KEY_ID
+    i0 = kid.get(b[0:9])
+    if i0 is None:
+        i0 = _key_id(b[0:9])
+    i1 = kid.get(b[9:18])
+    if i1 is None:
+        i1 = _key_id(b[9:18])
+    i2 = kid.get(b[18:27])
+    if i2 is None:
+        i2 = _key_id(b[18:27])
+    mg = _MERGE
+    a = mg.get((i0 << _ID_BITS) | i1)
+    if a is None:
+        a = _merge(i0, i1)
+    x = mg.get((a << _ID_BITS) | i2)
+    if x is None:
+        x = _merge(a, i2)
+    if len(b) > N_SUITED and b[RED]:
+        x = _merge(x, _key_id(b[RED : RED + 1]))
+    best = _FINAL.get((x << 3) | n_melds)
+    if best is None:
+        best = _final(x, n_melds)
+    if seven_pairs and n_melds == 0:
+        pairs = b.count(2) + b.count(3) + 2 * b.count(4)
+        if 6 - min(pairs, 7) < best:
+            best = 6 - min(pairs, 7)
+    return best
+
+
+def shanten_reference(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> int:
+    """The plain definition (every combination of per-suit readings); checks the fast `shanten`."""
     options: list[tuple[tuple[int, int, int], ...]] = [_suit_blocks(suit_key(counts, s)) for s in range(3)]
     if len(counts) > N_SUITED and counts[RED]:
         options.append(_suit_blocks(bytes((counts[RED],))))
@@ -447,3 +594,63 @@ def shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -
         pairs = sum(n // 2 for n in counts)
         best = min(best, 6 - min(pairs, 7))
     return best
+
+
+_GAIN: dict[tuple[int, int, bytes], int] = {}
+
+
+@cache
+def mask_bits(mask: int) -> tuple[int, ...]:
+    """The set bit positions of a 9-bit mask (for `draw_gains`)."""
+    return tuple(i for i in range(9) if mask >> i & 1)
+
+
+def _gain_mask(rest: int, n_melds: int, key: bytes) -> int:
+    """9-bit mask of the positions i (count < 4) where one more tile i in this suit lowers the
+    regular shanten, the other suits being the interned set `rest`."""
+    x = (rest, n_melds, key)
+    m = _GAIN.get(x)
+    if m is None:
+        now = _final(_merge(rest, _key_id(key)), n_melds)
+        m = 0
+        kb = bytearray(key)
+        for i in range(9):
+            if kb[i] < 4:
+                kb[i] += 1
+                if _final(_merge(rest, _key_id(bytes(kb))), n_melds) < now:
+                    m |= 1 << i
+                kb[i] -= 1
+        _GAIN[x] = m
+    return m
+
+
+def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> tuple[int, tuple[int, int, int]]:
+    """(shanten(counts), per suit the 9-bit mask of the kinds whose draw lowers it) — the ukeire
+    kinds of a bot, with only one suit's table changed per draw (cached per (other suits, suit key)).
+
+    A draw lowers min(regular, seven pairs) iff it lowers a term that is the minimum: the regular
+    term (mask above) and/or the seven-pairs term (a kind held once or three times, < 7 pairs)."""
+    b = counts if type(counts) is bytes else bytes(counts)
+    keys = (b[0:9], b[9:18], b[18:27])
+    i0, i1, i2 = (_KEY_ID.get(k) or _key_id(k) for k in keys)
+    red = -1
+    if len(b) > N_SUITED and b[RED]:
+        red = _key_id(b[RED : RED + 1])
+    rests = [_merge(i1, i2), _merge(i0, i2), _merge(i0, i1)]
+    if red >= 0:
+        rests = [_merge(r, red) for r in rests]
+    reg = _final(_merge(rests[0], i0), n_melds)
+    sp = 99
+    if seven_pairs and n_melds == 0:
+        pairs = b.count(2) + b.count(3) + 2 * b.count(4)
+        sp = 6 - min(pairs, 7)
+    masks = [0, 0, 0]
+    if reg <= sp:
+        masks = [_gain_mask(rests[s], n_melds, keys[s]) for s in range(3)]
+    if sp <= reg and sp > -1 and b.count(2) + b.count(3) + 2 * b.count(4) < 7:
+        for s in range(3):
+            k = keys[s]
+            for i in range(9):
+                if k[i] == 1 or k[i] == 3:
+                    masks[s] |= 1 << i
+    return min(reg, sp), (masks[0], masks[1], masks[2])
