@@ -42,9 +42,8 @@ def _pack(c: tuple[int, ...]) -> int:
     return int.from_bytes(bytes(c), "little")
 
 
-def _rest_moves(x: int) -> int:
+def _rest_moves(b: bytes) -> int:
     """Moves for cards with no chains: bombs, trios (+ 2 singles, 1 single or 1 pair), pairs, singles."""
-    b = x.to_bytes(mv.N_RANKS, "little")
     trios, pairs, singles = b.count(3), b.count(2), b.count(1)
     moves = b.count(4) + trios + pairs + singles
     two = min(trios, singles // 2)
@@ -83,10 +82,10 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _chains(x: int) -> list[int]:
-    """The packed chains worth trying in `x` (longest of each run first): straights (5+), pair
+def _chains(b: bytes) -> list[int]:
+    """The packed chains worth trying in hand `b` (longest of each run first): straights (5+), pair
     straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top."""
-    low = x.to_bytes(mv.N_RANKS, "little")[: mv.CHAIN_TOP + 1]
+    low = b[: mv.CHAIN_TOP + 1]
     return [s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least)]
 
 
@@ -95,10 +94,11 @@ def _moves_left(x: int) -> int:
     """min(the chain-free count, 1 + moves left after each chain worth trying). Branch and bound
     with the same result: a hand that is one chain needs 1 move; otherwise every chain leaves
     cards (so costs 2 at least) and the search stops once 2 is reached."""
-    best = _rest_moves(x)
+    b = x.to_bytes(mv.N_RANKS, "little")
+    best = _rest_moves(b)
     if best <= 1:
         return best
-    chains = _chains(x)
+    chains = _chains(b)
     if x in chains:
         return 1
     for s in chains:
@@ -123,7 +123,7 @@ def _cost(state: State, hx: int, bomb_ranks: tuple[int, ...], pc: tuple[int, ...
     if kind == "bomb":
         if opp_low > 3:
             cost += 60 if state.rules.bomb_pay == "immediate" else 120
-    elif any(0 < pc[r] < 4 for r in bomb_ranks):
+    elif bomb_ranks and any(0 < pc[r] < 4 for r in bomb_ranks):
         cost += 80
     if top is None:
         # do not lead what an opponent about to go out can answer with its last cards
