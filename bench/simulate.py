@@ -1,9 +1,12 @@
 """Simulation speed: matches/s on one core for every game; Dou Dizhu against rlcard in the same run.
 
-Run: `.venv/bin/python bench/simulate.py [--matches N]`. Absolute times on shared machines are
-noise; the ratio to rlcard's Dou Dizhu environment (random agents, the same process, the same
-minute) is the figure to compare across runs. Goals (issue 7): Dou Dizhu ≥ 500 matches/s/core,
-mahjong games ≥ 200.
+Run: `.venv/bin/python bench/simulate.py [--matches N] [--games a,b] [--chain]`. Each game prints
+matches/s by wall time and by this process's CPU time (`time.process_time`, far less sensitive to
+other load on a shared machine; on an idle core the two agree). `--chain` also fills the hash
+chain as `paiju simulate` does (the default measures the bots and engines: events without hashes).
+Absolute times on shared machines are noise; the ratio to rlcard's Dou Dizhu environment (random
+agents, the same process, the same minute) is the figure to compare across runs. Goals (issue 7):
+Dou Dizhu ≥ 500 matches/s/core, mahjong games ≥ 200.
 """
 
 from __future__ import annotations
