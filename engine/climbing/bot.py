@@ -2,7 +2,10 @@
 
 `split(counts)` (usable by Pao De Kuai with its own chain limits) splits a hand's rank counts into the
 fewest "skeleton" groups — rocket, bombs, planes, pair straights, straights, trios, pairs, solos —
-by a memoised search over moves that contain the lowest remaining rank; `attach_kickers` then lets
+by a search over moves that contain the lowest remaining rank. No group spans an empty rank, so the
+chainable ranks split into runs solved independently and memoised on the run's counts alone (as
+bytes, wherever the run sits), the ranks above the chain top are each one group; `n_groups` counts
+without building groups (the bot calls it once per candidate play). `attach_kickers` then lets
 trios and planes take the lowest solos / pairs as kickers (validated by the move engine), so a
 hand's plan is a list of legal moves.
 
