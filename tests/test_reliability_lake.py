@@ -300,11 +300,15 @@ def test_paiju_stats_works_during_an_ingest(logs: list[str], tmp_path: Path) -> 
     assert proc.wait(timeout=300) == 0
 
 
-def test_two_ingests_at_once_serialise_or_refuse_clearly(logs: list[str], clean: Any, tmp_path: Path) -> None:
+def test_two_ingests_at_once_serialise_or_refuse_clearly(logs: list[str], tmp_path: Path) -> None:
     lake = tmp_path / "lake"
     a = _run_ingest(logs[:2], lake)
     b = _run_ingest(logs[2:], lake)
     assert a.wait(timeout=300) == 0 and b.wait(timeout=300) == 0
+    ref = tmp_path / "ref"  # the same two ingests one after the other, by the same code, right after
+    _timed_ingest(logs[:2], ref)
+    _timed_ingest(logs[2:], ref)
+    clean = snapshot(ref)
     assert snapshot(lake) == clean  # both landed, one after the other
     # with --no-wait, the second one refuses with a one-line reason while the first holds the lock
     lake2 = tmp_path / "lake2"
