@@ -773,7 +773,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lake", default="lake", help="the lake directory (default ./lake)")
     p.add_argument("--log", nargs="+", metavar="PATH", help="read the match from these .jsonl(.gz) logs instead of the lake")
     p.add_argument("--out", help="the HTML file to write (default dispute-MATCH_ID.html)")
-    p.add_argument("--json", action="store_true", help="also print the verdict as one JSON line")
+    p.add_argument("--json", action="store_true", help="print the verdict as one JSON line instead of text")
 
 
 def run(args: argparse.Namespace) -> int:
