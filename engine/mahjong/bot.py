@@ -85,20 +85,27 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
         if vs:
             return min(vs, key=lambda k: (_connect(counts, k), k))
     c = bytearray(_strip_void(counts, void))
+    # shanten of every discard first; the ukeire tie-break only among the minimal ones
+    shs: list[tuple[int, int]] = []
+    for k in range(len(c)):
+        if c[k]:
+            c[k] -= 1
+            shs.append((k, shanten(bytes(c), n_melds)))
+            c[k] += 1
+    low = min(sh for _, sh in shs)
     best: tuple[int, int, int, int] | None = None
     pick = -1
-    for k in range(len(c)):
-        if not c[k]:
+    for k, sh in shs:
+        if sh != low:
             continue
         c[k] -= 1
         # ukeire: the live copies of every kind whose draw lowers the shanten (core.draw_gains)
-        sh, masks = draw_gains(bytes(c), n_melds)
+        masks = draw_gains(bytes(c), n_melds)[1]
         uk = 0
-        if best is None or sh <= best[0]:
-            for s in range(3):
-                if s != void and masks[s]:
-                    for i in mask_bits(masks[s]):
-                        uk += unseen[9 * s + i]
+        for s in range(3):
+            if s != void and masks[s]:
+                for i in mask_bits(masks[s]):
+                    uk += unseen[9 * s + i]
         c[k] += 1
         key = (sh, -uk, _connect(c, k), -abs(k % 9 - 4))
         if best is None or key < best:

@@ -440,9 +440,17 @@ _ID_BITS = 20
 
 
 def _pareto(opts: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-    s = set(opts)
-    best = [x for x in s if not any(y != x and y[0] >= x[0] and y[1] >= x[1] and y[2] >= x[2] for y in s)]
-    return tuple(sorted(best))
+    """The undominated triples (a dominator sorts before what it dominates)."""
+    out: list[tuple[int, int, int]] = []
+    for x in sorted(set(opts), reverse=True):
+        m, k, p = x
+        for y in out:
+            if y[0] >= m and y[1] >= k and y[2] >= p:
+                break
+        else:
+            out.append(x)
+    out.reverse()
+    return tuple(out)
 
 
 def _intern(opts: tuple[tuple[int, int, int], ...]) -> int:
@@ -502,11 +510,17 @@ def _piece_opts(c: bytes) -> tuple[tuple[int, int, int], ...]:
     n = len(c)
     found: set[tuple[int, int, int]] = set()
     for take, dm, dt, dp in _MOVES:
-        if len(take) > n or any(c[j] < d for j, d in enumerate(take)):
+        if len(take) > n:
             continue
         cc = bytearray(c)
+        ok = True
         for j, d in enumerate(take):
+            if cc[j] < d:
+                ok = False
+                break
             cc[j] -= d
+        if not ok:
+            continue
         for m, k, p in _piece_opts(bytes(cc).lstrip(b"\0")):
             if p + dp <= 1:
                 found.add((m + dm, min(k + dm + dt, 4), p + dp))
@@ -615,7 +629,8 @@ def _gain_mask(rest: int, n_melds: int, key: bytes) -> int:
         m = 0
         kb = bytearray(key)
         for i in range(9):
-            if kb[i] < 4:
+            # a tile with no neighbour within two places is a new isolated tile: never a gain
+            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
                 kb[i] += 1
                 if _final(_merge(rest, _key_id(bytes(kb))), n_melds) < now:
                     m |= 1 << i

@@ -160,28 +160,27 @@ class State:
 # ---------------------------------------------------------------- small helpers
 
 
-_STATE_FIELDS: tuple[str, ...] = ()
-
-
 def replace(obj: Any, **changes: Any) -> Any:
     """`dataclasses.replace`, fast for the ~35-field State (slot copies, no __init__; the reducer
     replaces the state several times per event)."""
     if type(obj) is not State:
         return dataclasses.replace(obj, **changes)
-    names = _STATE_FIELDS or _state_fields()
-    new = object.__new__(State)
-    setter = object.__setattr__
-    for name in names:
-        setter(new, name, changes.pop(name) if name in changes else getattr(obj, name))
-    if changes:
-        raise TypeError(f"State has no field {sorted(changes)}")
-    return new
+    return (_STATE_COPY[0] if _STATE_COPY else _state_copy())(obj, changes)
 
 
-def _state_fields() -> tuple[str, ...]:
-    global _STATE_FIELDS
-    _STATE_FIELDS = tuple(f.name for f in fields(State))
-    return _STATE_FIELDS
+_STATE_COPY: list[Any] = []
+
+
+def _state_copy() -> Any:
+    """A generated copier: one `object.__setattr__` per field, changed fields from the dict."""
+    names = tuple(f.name for f in fields(State))
+    body = [f"    _set(new, {n!r}, kw.pop({n!r}) if {n!r} in kw else obj.{n})" for n in names]
+    src = "def copy(obj, kw):\n    new = _new(State)\n" + "\n".join(body)
+    src += "\n    if kw:\n        raise TypeError(f'State has no field {sorted(kw)}')\n    return new\n"
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "State": State}
+    exec(src, ns)  # generated from the dataclass's own field names
+    _STATE_COPY.append(ns["copy"])
+    return ns["copy"]
 
 
 def _bad(code: str, msg: str) -> Illegal:
@@ -380,6 +379,9 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
 # ---------------------------------------------------------------- the game
 
 
+_EVENT_FIELDS = ("seq", "type", "seat", "tile", "kind", "tiles", "direction", "suit")
+
+
 class SichuanGame:
     """One object per game id; `xueliu` selects 血流成河 (SC-R19/R20)."""
 
@@ -391,6 +393,7 @@ class SichuanGame:
     def __init__(self, game_id: str, xueliu: bool) -> None:
         self.id = game_id
         self.xueliu = xueliu
+        self._last: tuple[Any, ...] = ()  # (state, event key, result) of the last apply
 
     # ------------------------------------------------------------ setup
 
@@ -434,6 +437,17 @@ class SichuanGame:
     # ------------------------------------------------------------ reducer
 
     def apply(self, state: State, event: AnyEvent) -> State:
+        """The reducer. Pure: the result of the last call is kept and returned again for the same
+        state object and an equal event (the bot's trial of its choice, then the driver's apply)."""
+        key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
+        last = self._last
+        if last and last[0] is state and last[1] == key:
+            return last[2]  # type: ignore[no-any-return]
+        new = self._apply(state, event)
+        self._last = (state, key, new)
+        return new
+
+    def _apply(self, state: State, event: AnyEvent) -> State:
         st = replace(state, seq=event.seq)
         t = event.type
         if st.phase == "end":
