@@ -611,6 +611,7 @@ def shanten_reference(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool
 
 
 _GAIN: dict[tuple[int, int, bytes], int] = {}
+_EMPTY = bytes(9)
 
 
 @cache
@@ -647,7 +648,16 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     term (mask above) and/or the seven-pairs term (a kind held once or three times, < 7 pairs)."""
     b = counts if type(counts) is bytes else bytes(counts)
     keys = (b[0:9], b[9:18], b[18:27])
-    i0, i1, i2 = (_KEY_ID.get(k) or _key_id(k) for k in keys)
+    get_id = _KEY_ID.get
+    i0 = get_id(keys[0])
+    if i0 is None:
+        i0 = _key_id(keys[0])
+    i1 = get_id(keys[1])
+    if i1 is None:
+        i1 = _key_id(keys[1])
+    i2 = get_id(keys[2])
+    if i2 is None:
+        i2 = _key_id(keys[2])
     red = -1
     if len(b) > N_SUITED and b[RED]:
         red = _key_id(b[RED : RED + 1])
@@ -661,7 +671,12 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
         sp = 6 - min(pairs, 7)
     masks = [0, 0, 0]
     if reg <= sp:
-        masks = [_gain_mask(rests[s], n_melds, keys[s]) for s in range(3)]
+        get = _GAIN.get
+        for s in range(3):
+            k = keys[s]
+            if k != _EMPTY:
+                m = get((rests[s], n_melds, k))
+                masks[s] = _gain_mask(rests[s], n_melds, k) if m is None else m
     if sp <= reg and sp > -1 and b.count(2) + b.count(3) + 2 * b.count(4) < 7:
         for s in range(3):
             k = keys[s]

@@ -162,24 +162,30 @@ class State:
 
 def replace(obj: Any, **changes: Any) -> Any:
     """`dataclasses.replace`, fast for the ~35-field State (slot copies, no __init__; the reducer
-    replaces the state several times per event)."""
+    replaces the state several times per event): one generated copier per set of changed fields."""
     if type(obj) is not State:
         return dataclasses.replace(obj, **changes)
-    return (_STATE_COPY[0] if _STATE_COPY else _state_copy())(obj, changes)
+    names = tuple(changes)
+    copy = _STATE_COPY.get(names)
+    if copy is None:
+        copy = _state_copy(names)
+    return copy(obj, changes)
 
 
-_STATE_COPY: list[Any] = []
+_STATE_COPY: dict[tuple[str, ...], Any] = {}
 
 
-def _state_copy() -> Any:
-    """A generated copier: one `object.__setattr__` per field, changed fields from the dict."""
+def _state_copy(changed: tuple[str, ...]) -> Any:
+    """`copy(obj, kw)`: one `object.__setattr__` per field, the `changed` ones from kw."""
     names = tuple(f.name for f in fields(State))
-    body = [f"    _set(new, {n!r}, kw.pop({n!r}) if {n!r} in kw else obj.{n})" for n in names]
-    src = "def copy(obj, kw):\n    new = _new(State)\n" + "\n".join(body)
-    src += "\n    if kw:\n        raise TypeError(f'State has no field {sorted(kw)}')\n    return new\n"
+    unknown = sorted(set(changed) - set(names))
+    if unknown:
+        raise TypeError(f"State has no field {unknown}")
+    body = [f"    _set(new, {n!r}, kw[{n!r}])" if n in changed else f"    _set(new, {n!r}, obj.{n})" for n in names]
+    src = "def copy(obj, kw):\n    new = _new(State)\n" + "\n".join(body) + "\n    return new\n"
     ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "State": State}
     exec(src, ns)  # generated from the dataclass's own field names
-    _STATE_COPY.append(ns["copy"])
+    _STATE_COPY[changed] = ns["copy"]
     return ns["copy"]
 
 
@@ -439,7 +445,12 @@ class SichuanGame:
     def apply(self, state: State, event: AnyEvent) -> State:
         """The reducer. Pure: the result of the last call is kept and returned again for the same
         state object and an equal event (the bot's trial of its choice, then the driver's apply)."""
-        key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
+        d = getattr(event, "__dict__", None)
+        if d is None:
+            key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
+        else:
+            get = d.get
+            key = (get("seq"), get("type"), get("seat"), get("tile"), get("kind"), get("tiles"), get("direction"), get("suit"))
         last = self._last
         if last and last[0] is state and last[1] == key:
             return last[2]  # type: ignore[no-any-return]
