@@ -610,7 +610,10 @@ def shanten_reference(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool
     return best
 
 
-_GAIN: dict[tuple[int, int, bytes], int] = {}
+_GAIN: dict[int, int] = {}
+_PROFILE: dict[bytes, int] = {}
+_PROFILES: list[tuple[int, ...]] = []
+_PROFILE_ID: dict[tuple[int, ...], int] = {}
 _EMPTY = bytes(9)
 
 
@@ -620,23 +623,38 @@ def mask_bits(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(9) if mask >> i & 1)
 
 
-def _gain_mask(rest: int, n_melds: int, key: bytes) -> int:
-    """9-bit mask of the positions i (count < 4) where one more tile i in this suit lowers the
-    regular shanten, the other suits being the interned set `rest`."""
-    x = (rest, n_melds, key)
-    m = _GAIN.get(x)
-    if m is None:
-        now = _final(_merge(rest, _key_id(key)), n_melds)
-        m = 0
-        kb = bytearray(key)
-        for i in range(9):
-            # a tile with no neighbour within two places is a new isolated tile: never a gain
-            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
-                kb[i] += 1
-                if _final(_merge(rest, _key_id(bytes(kb))), n_melds) < now:
-                    m |= 1 << i
-                kb[i] -= 1
-        _GAIN[x] = m
+def _profile(key: bytes) -> int:
+    """Interned draw profile of a suit key: (its set id, then per position the set id after one
+    more tile there, −1 where no gain is possible: four held, or no neighbour within two places)."""
+    kb = bytearray(key)
+    ids = [_key_id(key)]
+    for i in range(9):
+        if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
+            kb[i] += 1
+            ids.append(_key_id(bytes(kb)))
+            kb[i] -= 1
+        else:
+            ids.append(-1)
+    t = tuple(ids)
+    j = _PROFILE_ID.get(t)
+    if j is None:
+        j = _PROFILE_ID[t] = len(_PROFILES)
+        _PROFILES.append(t)
+    _PROFILE[key] = j
+    return j
+
+
+def _gain_mask(rest: int, n_melds: int, profile: int) -> int:
+    """9-bit mask of the positions where one more tile lowers the regular shanten of a suit with
+    this draw profile, the other suits being the interned set `rest`."""
+    ids = _PROFILES[profile]
+    now = _final(_merge(rest, ids[0]), n_melds)
+    m = 0
+    for i in range(9):
+        j = ids[i + 1]
+        if j >= 0 and _final(_merge(rest, j), n_melds) < now:
+            m |= 1 << i
+    _GAIN[(((rest << 40) | profile) << 3) | n_melds] = m
     return m
 
 
@@ -675,8 +693,11 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
         for s in range(3):
             k = keys[s]
             if k != _EMPTY:
-                m = get((rests[s], n_melds, k))
-                masks[s] = _gain_mask(rests[s], n_melds, k) if m is None else m
+                pf = _PROFILE.get(k)
+                if pf is None:
+                    pf = _profile(k)
+                m = get((((rests[s] << 40) | pf) << 3) | n_melds)
+                masks[s] = _gain_mask(rests[s], n_melds, pf) if m is None else m
     if sp <= reg and sp > -1 and b.count(2) + b.count(3) + 2 * b.count(4) < 7:
         for s in range(3):
             k = keys[s]
