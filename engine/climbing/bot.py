@@ -360,6 +360,8 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     assert top_seat is not None and st.top is not None
     L = st.landlord
     partner_on_top = seat != L and top_seat != L
+    if partner_on_top and size not in (sum(st.top.counts), 4, 2):
+        return None  # only a play of the whole hand (same size as the top, a bomb or the rocket) would be made
     if game.laizi_game:  # `DouDizhu.moves_for` on the counts already at hand
         cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
     else:
