@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from analytics.lab import Comparison, Row, run_lab
+from engine.cli_common import load_rules_arg
 from paiju import UsageError
 
 
@@ -31,22 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def parse_rules_arg(value: str) -> dict[str, Any]:
     """A rules object from `--a`/`--b`: JSON, @FILE, or a preset name."""
-    text = value.strip()
-    if text.startswith("@"):
-        try:
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise UsageError(f"cannot read rules file {text[1:]}: {e.strerror}") from None
-    elif not text.startswith("{"):
-        return {"preset": text} if text else {}
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"rules are not JSON: {e.msg} at column {e.colno}") from None
-    if not isinstance(obj, dict):
-        raise UsageError('rules must be a JSON object like {"preset": "standard"}')
-    return obj
+    return load_rules_arg(value, allow_preset_name=True)
 
 
 def _fmt(x: float, kind: str) -> str:

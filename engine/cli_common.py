@@ -9,17 +9,20 @@ from typing import Any
 from paiju import UsageError
 
 
-def load_rules_arg(value: str | None) -> dict[str, Any]:
-    """`--rules JSON` or `--rules @FILE` → a rules object (UsageError when unreadable)."""
+def load_rules_arg(value: str | None, *, allow_preset_name: bool = False) -> dict[str, Any]:
+    """`--rules JSON` or `--rules @FILE` (or, where allowed, a bare preset name such as `chengdu`)
+    → a rules object (UsageError when unreadable)."""
     if value is None:
         return {}
-    text = value
-    if value.startswith("@"):
+    text = value.strip()
+    if text.startswith("@"):
         try:
-            with open(value[1:], encoding="utf-8") as f:
+            with open(text[1:], encoding="utf-8") as f:
                 text = f.read()
         except OSError as e:
-            raise UsageError(f"cannot read rules file {value[1:]}: {e.strerror}") from None
+            raise UsageError(f"cannot read rules file {text[1:]}: {e.strerror}") from None
+    elif allow_preset_name and not text.startswith("{"):
+        return {"preset": text} if text else {}
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:

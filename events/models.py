@@ -49,11 +49,30 @@ class _Event(BaseModel):
 
     def canonical_dict(self) -> dict[str, Any]:
         """The event's fields as written (absent optional fields stay absent), without `hash`."""
-        return self.model_dump(by_alias=True, exclude_unset=True, exclude={"hash"})
+        d = self.to_dict()
+        d.pop("hash", None)
+        return d
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON object, `hash` included when present."""
-        return self.model_dump(by_alias=True, exclude_unset=True)
+        """The event as a JSON object, `hash` included when present.
+
+        Field values are plain JSON values (str, int, bool, lists, the rules object), so the set
+        fields are read directly: `model_dump` costs 10–60 µs an event in the hash chain.
+        """
+        given = self.__pydantic_fields_set__
+        return {_ALIASES.get(k, k): _plain(v) for k, v in self.__dict__.items() if k in given}
+
+
+_ALIASES = {"as_": "as"}
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a JSON value, so that a caller editing the dict never edits the frozen event."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 # ---------------------------------------------------------------- common events (§2)

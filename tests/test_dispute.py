@@ -23,25 +23,13 @@ import pytest
 
 import paiju
 from analytics.dispute import build_report, render_dispute_html
-from engine.registry import get_game
+from engine.registry import available_games, get_game
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.chain import fill_chain
 from events.codec import event_to_json, parse_event
 from events.models import Pass, Settled
-from events.notation import GAME_IDS, MAHJONG_GAMES
-
-
-def available_games() -> list[str]:
-    """Games whose engine loads now (a game still being written may fail to import: skip it)."""
-    out = []
-    for g in GAME_IDS:
-        try:
-            get_game(g)
-        except Exception:
-            continue
-        out.append(g)
-    return out
+from events.notation import MAHJONG_GAMES
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 pytestmark = pytest.mark.skipif("ddz" not in available_games(), reason="the ddz engine is not in this build")
@@ -360,7 +348,6 @@ def test_reports_render_in_headless_chromium_without_network(tmp_path: Path) -> 
 
 @pytest.mark.skipif("sichuan_xuezhan" not in available_games(), reason="the Sichuan engine is not in this build")
 def test_header_lists_the_preset_and_every_non_default_option_with_its_meaning() -> None:
-    from engine.registry import get_game
 
     game = get_game("sichuan_xuezhan")
     ev = simulate_match("sichuan_xuezhan", {"preset": "chengdu", "fan_cap": 3}, seed=5, index=1)

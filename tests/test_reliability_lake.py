@@ -33,11 +33,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import paiju
 from analytics.lake import open_lake
-from engine.registry import get_game
+from engine.registry import available_games
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.codec import event_to_json
-from events.notation import GAME_IDS
 from ingest.pipeline import ingest
 from ingest.schema import KEYS, TABLES
 from ingest.store import MANIFEST, read_manifest
@@ -49,18 +48,7 @@ KILLS = int(os.environ.get("PAIJU_KILLS", "4"))
 """Kills in the CI run; `PAIJU_KILLS=200 pytest tests/test_reliability_lake.py -k kill` for a long run."""
 
 
-def _games() -> list[str]:
-    out = []
-    for g in GAME_IDS:
-        try:
-            get_game(g)
-        except Exception:
-            continue
-        out.append(g)
-    return out
-
-
-GAMES = _games()
+GAMES = available_games()
 pytestmark = [pytest.mark.skipif(not GAMES, reason="no game engine in this build"), pytest.mark.slow]
 
 

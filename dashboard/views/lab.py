@@ -17,8 +17,7 @@ import streamlit as st
 
 from analytics.lab import Comparison, run_lab, validate_rules
 from engine.base import rules_doc
-from engine.registry import get_game
-from events.notation import GAME_IDS
+from engine.registry import available_games, get_game
 
 MAX_MATCHES = 5000
 
@@ -157,20 +156,8 @@ def _show(cmp: Comparison) -> None:
     )
 
 
-def _loadable() -> list[str]:
-    """Games whose engine loads (a broken or missing engine is left out, not a crash)."""
-    out = []
-    for g in GAME_IDS:
-        try:
-            get_game(g)
-        except Exception:
-            continue
-        out.append(g)
-    return out
-
-
 def body() -> None:
-    games = _loadable()
+    games = available_games()
     if not games:
         st.warning("no game engine is available in this build")
         return
