@@ -12,7 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.mahjong.core import draw_gains, mask_bits, shanten, shanten_reference, suit_need
+from engine.mahjong.core import discard_gains, draw_gains, mask_bits, shanten, shanten_reference, suit_need
 
 DECK = [k for k in range(28) for _ in range(4)]
 
@@ -51,6 +51,24 @@ def test_draw_gains_are_the_improving_draws(seed: int, melds: int, one_suit: boo
                 want.append(t)
             c[t] -= 1
     assert [9 * s + i for s in range(3) for i in mask_bits(masks[s])] == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans())
+def test_discard_gains_scan_every_discard(seed: int, melds: int, one_suit: bool, red: bool, seven: bool) -> None:
+    rng = random.Random(seed)
+    suits = (rng.randrange(3), 3) if one_suit else (0, 1, 2, 3)
+    c = _hand(rng, 14 - 3 * melds, suits if red else tuple(s for s in suits if s < 3))
+    got = discard_gains(c, melds, seven)
+    scan = []
+    for k in range(28):
+        if c[k]:
+            c[k] -= 1
+            assert draw_gains(c, melds, seven)[0] == shanten_reference(c, melds, seven)
+            scan.append((k, *draw_gains(c, melds, seven)))
+            c[k] += 1
+    low = min(sh for _, sh, _ in scan)
+    assert got == [(k, sh, m if sh == low else None) for k, sh, m in scan]
 
 
 def test_known_values() -> None:

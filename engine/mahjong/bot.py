@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.core import draw_gains, mask_bits, shanten
+from engine.mahjong.core import discard_gains, mask_bits, shanten
 from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
@@ -84,29 +84,19 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
         vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
         if vs:
             return min(vs, key=lambda k: (_connect(counts, k), k))
-    c = bytearray(_strip_void(counts, void))
-    # shanten of every discard first; the ukeire tie-break only among the minimal ones
-    shs: list[tuple[int, int]] = []
-    for k in range(len(c)):
-        if c[k]:
-            c[k] -= 1
-            shs.append((k, shanten(bytes(c), n_melds)))
-            c[k] += 1
-    low = min(sh for _, sh in shs)
+    c = _strip_void(counts, void)
+    # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
+    # only for the minimal ones: core.discard_gains
     best: tuple[int, int, int, int] | None = None
     pick = -1
-    for k, sh in shs:
-        if sh != low:
+    for k, sh, masks in discard_gains(c, n_melds):
+        if masks is None:
             continue
-        c[k] -= 1
-        # ukeire: the live copies of every kind whose draw lowers the shanten (core.draw_gains)
-        masks = draw_gains(bytes(c), n_melds)[1]
         uk = 0
         for s in range(3):
             if s != void and masks[s]:
                 for i in mask_bits(masks[s]):
                     uk += unseen[9 * s + i]
-        c[k] += 1
         key = (sh, -uk, _connect(c, k), -abs(k % 9 - 4))
         if best is None or key < best:
             best, pick = key, k

@@ -705,3 +705,91 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
                 if k[i] == 1 or k[i] == 3:
                     masks[s] |= 1 << i
     return min(reg, sp), (masks[0], masks[1], masks[2])
+
+
+def discard_gains(
+    counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
+) -> list[tuple[int, int, tuple[int, int, int] | None]]:
+    """For each kind k held (in kind order): (k, shanten after discarding k, the `draw_gains` masks
+    after that discard — only for the discards of minimal shanten, else None).
+
+    The bot's discard scan in one pass: the suit keys and the merges of the untouched suits are
+    computed once per hand, a discard changes one suit's key only."""
+    b = counts if type(counts) is bytes else bytes(counts)
+    if len(b) > N_SUITED and any(b[N_SUITED:]):  # a plain 7z kind held: the generic path
+        out: list[tuple[int, int, tuple[int, int, int] | None]] = []
+        c = bytearray(b)
+        for k in range(len(c)):
+            if c[k]:
+                c[k] -= 1
+                out.append((k, *draw_gains(bytes(c), n_melds, seven_pairs)))
+                c[k] += 1
+        low = min(x[1] for x in out)
+        return [(k, sh, m if sh == low else None) for k, sh, m in out]
+    keys = (b[0:9], b[9:18], b[18:27])
+    ids = [_KEY_ID.get(k) for k in keys]
+    for s in range(3):
+        if ids[s] is None:
+            ids[s] = _key_id(keys[s])
+    i0, i1, i2 = ids  # type: ignore[misc]
+    others = (_merge(i1, i2), _merge(i0, i2), _merge(i0, i1))
+    sp_on = seven_pairs and n_melds == 0
+    pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
+    final = _FINAL.get
+    scan: list[tuple[int, int, int, int, int, bytes, int]] = []
+    for s in range(3):
+        key = keys[s]
+        if key == _EMPTY:
+            continue
+        other = others[s]
+        kb = bytearray(key)
+        for i in range(9):
+            n = kb[i]
+            if not n:
+                continue
+            kb[i] = n - 1
+            nk = bytes(kb)
+            kb[i] = n
+            j = _KEY_ID.get(nk)
+            if j is None:
+                j = _key_id(nk)
+            x = _MERGE.get((other << _ID_BITS) | j)
+            if x is None:
+                x = _merge(other, j)
+            reg = final((x << 3) | n_melds)
+            if reg is None:
+                reg = _final(x, n_melds)
+            sp = 99
+            if sp_on:
+                sp = 6 - min(pairs0 - (n == 2 or n == 4), 7)
+            scan.append((9 * s + i, min(reg, sp), reg, sp, s, nk, j))
+    low = min(x[1] for x in scan)
+    res: list[tuple[int, int, tuple[int, int, int] | None]] = []
+    for k, sh, reg, sp, s, nk, j in scan:
+        if sh != low:
+            res.append((k, sh, None))
+            continue
+        ks = [keys[0], keys[1], keys[2]]
+        ks[s] = nk
+        js = [i0, i1, i2]
+        js[s] = j
+        masks = [0, 0, 0]
+        if reg <= sp:
+            for o in range(3):
+                key = ks[o]
+                if key == _EMPTY:
+                    continue
+                rest = others[s] if o == s else _merge(js[s], js[3 - o - s])
+                pf = _PROFILE.get(key)
+                if pf is None:
+                    pf = _profile(key)
+                m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
+                masks[o] = _gain_mask(rest, n_melds, pf) if m is None else m
+        if sp <= reg and pairs0 - (b[k] == 2 or b[k] == 4) < 7:
+            for o in range(3):
+                key = ks[o]
+                for i in range(9):
+                    if key[i] == 1 or key[i] == 3:
+                        masks[o] |= 1 << i
+        res.append((k, sh, (masks[0], masks[1], masks[2])))
+    return res
