@@ -316,10 +316,31 @@ def interpretation_props(conc: Sequence[int], melds: Sequence[Meld], win_tile: i
     return out
 
 
+_SCORES: dict[tuple[Any, ...], tuple[SichuanRules, Score | None]] = {}
+
+
 def score_win(
     rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], win_tile: int, situ: Situation
 ) -> Score | None:
-    """SC-H8: the best F over every interpretation with the preset's table; None if not a win."""
+    """SC-H8: the best F over every interpretation with the preset's table; None if not a win.
+
+    Memoised (the bot's claim checks, the claim itself and the pass lock score the same hand): the
+    key holds the rules object's identity and the entry keeps that object alive; a copy of the fans."""
+    key = (id(rules), bytes(conc), tuple(melds), win_tile, situ)
+    hit = _SCORES.get(key)
+    if hit is not None and hit[0] is rules:
+        sc = hit[1]
+        return None if sc is None else Score(sc.fan, sc.capped, sc.multiplier, dict(sc.fans))
+    sc = _score_win(rules, conc, melds, win_tile, situ)
+    if len(_SCORES) >= 50_000:
+        _SCORES.clear()
+    _SCORES[key] = (rules, sc)
+    return None if sc is None else Score(sc.fan, sc.capped, sc.multiplier, dict(sc.fans))
+
+
+def _score_win(
+    rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], win_tile: int, situ: Situation
+) -> Score | None:
     props_list = interpretation_props(conc, melds, win_tile)
     if not props_list:
         return None
