@@ -7,7 +7,8 @@ Policy (generic functions on count vectors, then `sichuan_action` for the Sichua
 - Discard (`choose_discard`): void-suit tiles first (the isolated ones first); otherwise the tile whose
   removal leaves the fewest tiles from ready (shanten, core.shanten), ties broken by the number of
   still-live tiles that would improve the hand (ukeire counted from what this seat can see), then the
-  most isolated / terminal tile.
+  most isolated / terminal tile. One pass of `core.discard_gains` scores every discard; ukeire is
+  counted only for the discards of minimal shanten (the others cannot win the comparison).
 - Hu: always win when the rules allow it (self-draw or claim).
 - Peng: only when the pong lowers shanten after the best discard. Zhi gang / an gang: when shanten
   does not get worse. Bu gang: always (it pays and rarely hurts).

@@ -32,7 +32,17 @@ Ready and waits
   counts + t a win (`held` = concealed + melds; defaults to counts).
 
 Shanten (for bots)
-- `shanten(counts, n_melds, seven_pairs=True)`: fewest tiles from ready (−1 = complete hand).
+- `shanten(counts, n_melds, seven_pairs=True)`: fewest tiles from ready (−1 = complete hand); the
+  regular term is 8 − p − M − min(M + T, 4) over the readings (M sets with melds, T partials, p ≤ 1
+  head pair). Fast path: each suit's key → an interned Pareto set of (m, min(m + t, 4), p) (a suit is
+  the merge of its pieces between double gaps, each piece read once), merges of two sets and the
+  final value cached by id: a few dict look-ups per call. `shanten_reference` is the plain
+  every-combination definition the tests compare it with.
+- `draw_gains(counts13, n_melds)`: (shanten, per suit a 9-bit mask of the kinds whose draw lowers
+  it) — ukeire kinds; `mask_bits(mask)` lists a mask's positions.
+- `discard_gains(counts14, n_melds)`: for every kind held, (kind, shanten after discarding it, the
+  gain masks after that discard, or None unless the shanten is minimal) — the bot's discard scan.
+Every cache is filled on first use and bounded by the number of distinct suit keys met.
 
 The turn and claim-window state machines live with the games: `engine/mahjong/sichuan.py` (its
 reducer, with the pass lock, the last-four rule and the 血流 lock) and `engine/mahjong/claimflow.py`
