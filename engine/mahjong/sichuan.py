@@ -857,7 +857,8 @@ class SichuanGame:
                 locks[j] = max(locks[j], sc.fan)
                 if not st.rules.yi_pao_duo_xiang:
                     break
-        return replace(st, locks=tuple(locks))
+        new = tuple(locks)
+        return st if new == st.locks else replace(st, locks=new)
 
     def _claim_win(self, st: State, j: int, d: int, sc: Score) -> State:
         """SC-S3 discard win / rob, SC-S5 call transfer; then more hu, the next draw or the end."""
