@@ -42,7 +42,7 @@ from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
 from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing import bot as _bot
-from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings
+from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings, split_laizi
 from engine.climbing.moves import (
     LEVEL_ROCKET,
     N_RANKS,
@@ -64,14 +64,9 @@ RANK_OF: tuple[int, ...] = tuple(rank_of(i) for i in range(54))
 CARD_BIT: dict[str, int] = {c: 1 << i for c, i in CARD_ID.items()}
 
 
-class DDZRules(GameRules):
-    """`ddz` options, doudizhu.md §6."""
+class DouDizhuOptions(GameRules):
+    """The options both Dou Dizhu games have, doudizhu.md §6."""
 
-    rob: bool = Field(False, description="DDZ-R7/R8: rob round (抢地主) after a call; each rob doubles the bid factor")
-    all_pass: Literal["force_first", "redeal"] = Field(
-        "force_first", description="DDZ-R6: all three decline: force `first` to be landlord, or void the match"
-    )
-    bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(2, description="S2: factor per bomb and rocket played")
     spring: bool = Field(True, description="S3: spring / anti-spring doubles the unit")
     max_multiplier: Annotated[int, Field(ge=0)] = Field(0, description="S4: cap on the multiplier M (0 = no cap)")
     kicker_rocket: bool = Field(False, description="K2: allow BJ+RJ together as kickers (not a rocket then)")
@@ -79,6 +74,16 @@ class DDZRules(GameRules):
     forfeit_mode: Literal["forfeiter_pays", "side_loses"] = Field(
         "forfeiter_pays", description="S8: a farmer forfeits: it pays 2U alone, or both farmers pay U"
     )
+
+
+class DDZRules(DouDizhuOptions):
+    """`ddz` options, doudizhu.md §6."""
+
+    rob: bool = Field(False, description="DDZ-R7/R8: rob round (抢地主) after a call; each rob doubles the bid factor")
+    all_pass: Literal["force_first", "redeal"] = Field(
+        "force_first", description="DDZ-R6: all three decline: force `first` to be landlord, or void the match"
+    )
+    bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(2, description="S2: factor per bomb and rocket played")
 
 
 class DDZState(NamedTuple):
@@ -578,15 +583,8 @@ def readings_json(ids: list[int], laizi_rank: str, rules_mr: MoveRules) -> dict[
     if laizi_rank not in RANK_INDEX or RANK_INDEX[laizi_rank] > 12:
         raise ValueError(f"laizi {laizi_rank!r}: the laizi rank is one of 3..A, 2 (DDZ-R13)")
     lr = RANK_INDEX[laizi_rank]
-    plain = [0] * N_RANKS
-    m = 0
-    for x in ids:
-        r = rank_of(x)
-        if r == lr:
-            m += 1
-        else:
-            plain[r] += 1
-    rds = sorted(readings(tuple(plain), m, lr, rules_mr), key=lambda rd: r27_key(rd, lr))  # DDZ-R27 choice first
+    plain, m = split_laizi(ids, lr)
+    rds = sorted(readings(plain, m, lr, rules_mr), key=lambda rd: r27_key(rd, lr))  # DDZ-R27 choice first
     out = []
     for rd in rds:
         d = _move_json(rd.move)
@@ -594,7 +592,7 @@ def readings_json(ids: list[int], laizi_rank: str, rules_mr: MoveRules) -> dict[
         out.append(d)
     res: dict[str, Any] = {"valid": bool(out), "readings": out}
     if not out:
-        res["reason"] = f"DDZ-R16 no declaration makes {counts_str(tuple(plain))} + {m} laizi a move of section 4"
+        res["reason"] = f"DDZ-R16 no declaration makes {counts_str(plain)} + {m} laizi a move of section 4"
     return res
 
 

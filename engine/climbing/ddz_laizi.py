@@ -14,32 +14,25 @@ Choices where the rule file is silent:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from engine.base import GameRules
-from engine.cards import RANK_INDEX, RANK_NAMES, rank_of
-from engine.climbing.ddz import DDZState, DouDizhu, _parse_card_query, readings_json
-from engine.climbing.laizi import auto_reading, judge
-from engine.climbing.moves import N_RANKS, Move
+from engine.cards import RANK_INDEX, RANK_NAMES
+from engine.climbing.ddz import DDZState, DouDizhu, DouDizhuOptions, _parse_card_query, readings_json
+from engine.climbing.laizi import auto_reading, judge, split_laizi
+from engine.climbing.moves import Move
 from engine.errors import Illegal
 from events.models import Bid, Laizi, Play
 
 
-class DDZLaiziRules(GameRules):
+class DDZLaiziRules(DouDizhuOptions):
     """`ddz_laizi` options, doudizhu.md §6."""
 
     bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(2, description="S2: factor per soft bomb played")
     hard_bomb_factor: Annotated[int, Field(ge=1, le=10)] = Field(
         2, description="S2: factor per hard bomb, the pure laizi bomb and the rocket (common variant 4)"
-    )
-    spring: bool = Field(True, description="S3: spring / anti-spring doubles the unit")
-    max_multiplier: Annotated[int, Field(ge=0)] = Field(0, description="S4: cap on the multiplier M (0 = no cap)")
-    kicker_rocket: bool = Field(False, description="K2: allow BJ+RJ together as kickers (not a rocket then)")
-    four_two_solo_pair: bool = Field(True, description="K3: the two four_two_solo kickers may be a pair (4444+55)")
-    forfeit_mode: Literal["forfeiter_pays", "side_loses"] = Field(
-        "forfeiter_pays", description="S8: a farmer forfeits: it pays 2U alone, or both farmers pay U"
     )
 
 
@@ -91,14 +84,7 @@ class DouDizhuLaizi(DouDizhu):
         lr = state.laizi
         if lr is None:  # unreachable: play phase comes after the laizi event
             raise Illegal("wrong_phase", "DDZ-R13 play before the laizi event")
-        plain = [0] * N_RANKS
-        m = 0
-        for x in ids:
-            r = rank_of(x)
-            if r == lr:
-                m += 1
-            else:
-                plain[r] += 1
+        plain, m = split_laizi(ids, lr)
         decl = list(ev.as_ or ())
         if len(decl) != m:
             raise Illegal("illegal_move", f"DDZ-R23 {' '.join(ev.cards)} has {m} laizi but `as` has {len(decl)} entries")
@@ -109,7 +95,7 @@ class DouDizhuLaizi(DouDizhu):
             S.append(RANK_INDEX[a])
         if m and not sum(plain) and any(r != lr for r in S):
             raise Illegal("illegal_move", f"DDZ-R24 a play of laizi only stands for the laizi rank itself, not {decl}")
-        return judge(tuple(plain), S, lr, state.mr or self.move_rules(state.rules))
+        return judge(plain, S, lr, state.mr or self.move_rules(state.rules))
 
     def auto_as(self, state: DDZState, cards: list[str]) -> list[str] | None:
         """DDZ-R27 for ingest: the `as` of a play logged without it, in this state (None: no legal reading)."""

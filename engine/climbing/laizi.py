@@ -183,6 +183,15 @@ def auto_reading(
     lr = RANK_INDEX[laizi_rank]
     mr = mr or ddz_move_rules()
     ids = [CARD_ID[c] for c in cards]
+    plain, m = split_laizi(ids, lr)
+    best = best_reading(readings(plain, m, lr, mr, top), lr)
+    if best is None:
+        return None
+    return best.as_names()
+
+
+def split_laizi(ids: Sequence[int], lr: int) -> tuple[Counts, int]:
+    """Card ids → (rank counts of the non-laizi cards, number of laizi cards) (DDZ-R25)."""
     plain = [0] * N_RANKS
     m = 0
     for x in ids:
@@ -191,22 +200,11 @@ def auto_reading(
             m += 1
         else:
             plain[r] += 1
-    best = best_reading(readings(tuple(plain), m, lr, mr, top), lr)
-    if best is None:
-        return None
-    return best.as_names()
+    return tuple(plain), m
 
 
 def _split_cards(cards: Sequence[str], lr: int) -> tuple[Counts, int]:
-    plain = [0] * N_RANKS
-    m = 0
-    for c in cards:
-        r = rank_of(CARD_ID[c])
-        if r == lr:
-            m += 1
-        else:
-            plain[r] += 1
-    return tuple(plain), m
+    return split_laizi([CARD_ID[c] for c in cards], lr)
 
 
 def move_of(
