@@ -387,9 +387,9 @@ def simulate_outcomes(
     jobs = [(game_id, dict(rules), seed, i) for i in range(matches)]
     out: list[Outcome] = []
     if workers > 1 and matches > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from engine.workers import process_pool
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             for o in pool.map(_one, jobs, chunksize=max(1, matches // (workers * 8))):
                 out.append(o)
                 if progress:

@@ -30,7 +30,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine.workers import process_pool
 from ingest import store
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk, split_lines
 from ingest.schema import DERIVED, schemas
@@ -218,7 +219,7 @@ def ingest(
         manifest = store.read_manifest(lake)
         stage = store.new_staging(lake)
         try:
-            pool: Executor = ProcessPoolExecutor(max_workers=workers) if workers > 0 else _Inline()
+            pool: Executor = process_pool(workers) if workers > 0 else _Inline()
             # start every worker now, before DuckDB's threads exist in this process (fork safety)
             for f in [pool.submit(os.getpid) for _ in range(max(workers, 1) * 2)]:
                 f.result()

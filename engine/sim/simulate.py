@@ -15,7 +15,6 @@ import json
 import os
 import random
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
@@ -23,6 +22,7 @@ from typing import IO, Any
 
 from engine.errors import Illegal
 from engine.registry import get_game
+from engine.workers import process_pool
 from events.chain import fill_chain
 from events.codec import _FIRST_KEYS
 from events.errors import ContractError
@@ -190,7 +190,7 @@ def simulate_lines(
         for job in jobs:
             yield from _batch(job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         for chunk in pool.map(_batch, jobs):
             yield from chunk
 
