@@ -14,7 +14,7 @@ import io
 import json
 import os
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
@@ -226,12 +226,18 @@ def write_simulation(
     on_match: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
     """Simulate into `path` atomically (temporary name, then rename). Returns (matches, events)."""
+    return write_lines(path, simulate_lines(game_id, rules, matches, seed, workers=workers), on_match)
+
+
+def write_lines(path: str, texts: Iterable[str], on_match: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Write each match's JSON Lines text to `path` atomically (temporary name, then rename);
+    gzip when `path` ends in .gz. Returns (matches, events)."""
     tmp = f"{path}.tmp-{os.getpid()}"
     n_events = 0
     done = 0
     try:
         with open_output(tmp, gz=path.endswith(".gz")) as out:
-            for text in simulate_lines(game_id, rules, matches, seed, workers=workers):
+            for text in texts:
                 out.write(text)
                 n_events += text.count("\n")
                 done += 1

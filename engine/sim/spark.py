@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from engine.sim.simulate import SimulationError, _batch, open_output
+from engine.sim.simulate import SimulationError, _batch, write_lines
 
 BATCH = 50
 """Matches per `_batch` call (the local engine's default batch, same unit of work)."""
@@ -162,18 +162,4 @@ def write_simulation_spark(
 ) -> tuple[int, int]:
     """`write_simulation` with the matches played on Spark: same bytes, same atomic rename."""
     spark = spark or get_session()
-    tmp = f"{path}.tmp-{os.getpid()}"
-    n_events = done = 0
-    try:
-        with open_output(tmp, gz=path.endswith(".gz")) as out:
-            for text in simulate_lines_spark(game_id, rules, matches, seed, spark=spark):
-                out.write(text)
-                n_events += text.count("\n")
-                done += 1
-                if on_match is not None:
-                    on_match(done)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return done, n_events
+    return write_lines(path, simulate_lines_spark(game_id, rules, matches, seed, spark=spark), on_match)
