@@ -28,7 +28,7 @@ demo: $(STAMP)
 	for g in $$($(PY) -c "from engine.registry import available_games; print(*available_games())"); do \
 	  $(VENV)/bin/paiju simulate --game $$g --matches $(DEMO_MATCHES) --seed 1 --workers 2 --out demo/$$g.jsonl.gz || exit 1; \
 	done
-	$(VENV)/bin/paiju ingest demo/*.jsonl.gz tests/data/golden/*.jsonl --lake $(LAKE)
+	$(VENV)/bin/paiju ingest demo/*.jsonl.gz tests/data/golden/*.jsonl tests/data/disputes/*.jsonl --lake $(LAKE)
 
 ## the test suite (what CI runs)
 test: $(STAMP)
