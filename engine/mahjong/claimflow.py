@@ -12,7 +12,6 @@ settlement). The state is a frozen dataclass, replaced on every event (pure redu
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +22,8 @@ from engine.base import GameRules, parse_rules
 from engine.errors import Illegal
 from engine.mahjong import bot as mjbot
 from engine.mahjong.core import Meld, Wall, shanten
-from engine.tiles import N_KINDS, counts_of, full_set, tile_id, tile_name, tile_names
+from engine.mahjong.fastcopy import state_replacer
+from engine.tiles import N_KINDS, TILE_NAME, counts_of, full_set, tile_id, tile_name, tile_names
 
 Counts = tuple[int, ...]
 MAHJONG_TYPES = ("draw", "discard", "peng", "gang", "hu", "ting")
@@ -91,21 +91,7 @@ class Table:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-_TABLE_ORDER: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Table))
-_TABLE_FIELDS: frozenset[str] = frozenset(_TABLE_ORDER)
-
-
-def replace(obj: Any, **changes: Any) -> Any:
-    """`dataclasses.replace`, fast for the ~30-field Table (slot copies, no __init__)."""
-    if type(obj) is Table:
-        if not changes.keys() <= _TABLE_FIELDS:
-            raise TypeError(f"Table has no field {sorted(changes.keys() - _TABLE_FIELDS)}")
-        new = object.__new__(Table)
-        setter = object.__setattr__
-        for name in _TABLE_ORDER:
-            setter(new, name, changes[name] if name in changes else getattr(obj, name))
-        return new
-    return dataclasses.replace(obj, **changes)
+replace = state_replacer(Table)  # `dataclasses.replace`, fast for the ~30-field Table
 
 
 def _ev(seq: int, **kw: Any) -> SimpleNamespace:
@@ -480,7 +466,7 @@ class ClaimGame:
         """Refusals of a hu on a discard or a kong once the hand is known to win (AS-R6)."""
 
     def describe(self, s: Table, seat: int, counts: Counts) -> str:
-        tiles = "".join(tile_names(k for k in range(N_KINDS) for _ in range(counts[k])))
+        tiles = "".join([TILE_NAME[k] * counts[k] for k in range(N_KINDS) if counts[k]])  # built on every refused bot hu
         melds = " ".join(f"{m.kind}:{tile_name(m.tile)}" for m in s.melds[seat])
         return tiles + (f" + {melds}" if melds else "")
 

@@ -30,11 +30,10 @@ Choices where the rule file is silent (documented per the brief):
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -44,6 +43,7 @@ from engine.errors import Illegal
 from engine.mahjong import bot as mjbot
 from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
+from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
     N_KINDS,
     N_SUITED,
@@ -160,33 +160,7 @@ class State:
 # ---------------------------------------------------------------- small helpers
 
 
-def replace(obj: Any, **changes: Any) -> Any:
-    """`dataclasses.replace`, fast for the ~35-field State (slot copies, no __init__; the reducer
-    replaces the state several times per event): one generated copier per set of changed fields."""
-    if type(obj) is not State:
-        return dataclasses.replace(obj, **changes)
-    names = tuple(changes)
-    copy = _STATE_COPY.get(names)
-    if copy is None:
-        copy = _state_copy(names)
-    return copy(obj, changes)
-
-
-_STATE_COPY: dict[tuple[str, ...], Any] = {}
-
-
-def _state_copy(changed: tuple[str, ...]) -> Any:
-    """`copy(obj, kw)`: one `object.__setattr__` per field, the `changed` ones from kw."""
-    names = tuple(f.name for f in fields(State))
-    unknown = sorted(set(changed) - set(names))
-    if unknown:
-        raise TypeError(f"State has no field {unknown}")
-    body = [f"    _set(new, {n!r}, kw[{n!r}])" if n in changed else f"    _set(new, {n!r}, obj.{n})" for n in names]
-    src = "def copy(obj, kw):\n    new = _new(State)\n" + "\n".join(body) + "\n    return new\n"
-    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "State": State}
-    exec(src, ns)  # generated from the dataclass's own field names
-    _STATE_COPY[changed] = ns["copy"]
-    return ns["copy"]
+replace = state_replacer(State)  # `dataclasses.replace`, fast for the ~35-field State
 
 
 def _bad(code: str, msg: str) -> Illegal:
