@@ -89,16 +89,20 @@ def _best(features: frozenset[str]) -> tuple[str, int]:
 def evaluate(counts: Counts, meld_tiles: tuple[int, ...]) -> tuple[str, int] | None:
     """AS-H1..H3: (pattern id, points), the maximum over every interpretation, or None (no win)."""
     n_melds = len(meld_tiles)
+    std = is_standard_win(counts, n_melds)
+    qd = n_melds == 0 and sum(counts) == 14 and is_seven_pairs(counts)
+    if not (std or qd):
+        return None  # the bot's trial hus: most hands do not win
     suits = {k // 9 for k in range(N_KINDS) if counts[k]} | {t // 9 for t in meld_tiles}
     qing = {"qing"} if len(suits) == 1 else set()
     readings: list[frozenset[str]] = []
-    if is_standard_win(counts, n_melds):
+    if std:
         for split in decompose(counts, n_melds):
             f = {"std"} | qing
             if all(kind != SEQ for kind, _ in split.sets):
                 f.add("no_seq")
             readings.append(frozenset(f))
-    if n_melds == 0 and sum(counts) == 14 and is_seven_pairs(counts):
+    if qd:
         readings.append(frozenset({"qd", "long" if 4 in counts else "no_long"} | qing))
     if not readings:
         return None
@@ -206,17 +210,20 @@ class Anshun(ClaimGame):
         t = ev.type
         if t == "discard":
             seat = ev.seat
-            s = replace(s, has_discarded=_set(s.has_discarded, seat, True))
+            # one copy of the state with every change of the discard
+            ch: dict[str, Any] = {"has_discarded": _set(s.has_discarded, seat, True)}
             if before.ting_pending == seat:
                 if not self.ready_waits(s, seat):
                     raise Illegal("illegal_move", f"AS-R12 seat {seat} declared 天听 but after discarding {ev.tile} its 13 tiles are not ready")
-                s = replace(s, ting=_set(s.ting, seat, True), ting_pending=None)
-            hot = before.hot_pending[seat]
-            s = replace(s, claim_hot=hot, hot_pending=_set(s.hot_pending, seat, None))
+                ch["ting"] = _set(s.ting, seat, True)
+                ch["ting_pending"] = None
+            ch["claim_hot"] = before.hot_pending[seat]
+            ch["hot_pending"] = _set(s.hot_pending, seat, None)
             if tile_id(ev.tile) == YAO_JI and s.first_1s is None:
-                s = replace(s, first_1s=(seat, ev.seq, False))
+                ch["first_1s"] = (seat, ev.seq, False)
             if s.wall.remaining == 0:
-                s = replace(s, done=True)  # AS-R16: 荒庄 unless a hu on this discard follows
+                ch["done"] = True  # AS-R16: 荒庄 unless a hu on this discard follows
+            s = replace(s, **ch)
         elif t == "draw":
             if s.repl_kong is not None:
                 s = replace(s, hot_pending=_set(s.hot_pending, ev.seat, s.repl_kong))

@@ -546,10 +546,10 @@ class ClaimGame:
         chosen by `bot_discard` or the expected draw."""
         if s.phase == "act":
             j = s.turn
-            if s.drew and s.tile is not None:
-                yield {"type": "hu", "seat": j, "tile": tile_name(s.tile)}
-            elif s.first:
-                yield {"type": "hu", "seat": j, "tile": tile_name(next(k for k in range(N_KINDS) if s.hands[j][k]))}
+            drawn = s.tile if s.drew else None
+            if (drawn is not None or s.first) and self.bot_may_hu(s, j, s.hands[j], self.zimo_kind(s, j)):
+                t = drawn if drawn is not None else next(k for k in range(N_KINDS) if s.hands[j][k])
+                yield {"type": "hu", "seat": j, "tile": tile_name(t)}
             yield from self.bot_special(s, rng)
             h = s.hands[j]
             for k in range(N_KINDS):
@@ -564,8 +564,11 @@ class ClaimGame:
             return
         if s.phase in ("claim", "rob") and s.tile is not None:
             d = tile_name(s.tile)
+            how = "dianpao" if s.phase == "claim" else "qianggang"
             for i in range(1, 4):
-                yield {"type": "hu", "seat": (s.turn + i) % 4, "tile": d}
+                j = (s.turn + i) % 4
+                if self.bot_may_hu(s, j, _add(s.hands[j], s.tile, 1), how):
+                    yield {"type": "hu", "seat": j, "tile": d}
             if s.phase == "claim":
                 for i in range(1, 4):
                     j = (s.turn + i) % 4
@@ -578,6 +581,11 @@ class ClaimGame:
             seat, repl = exp
             tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
             yield {"type": "draw", "seat": seat, "tile": tile_name(s.wall.peek(tail))}
+
+    def bot_may_hu(self, s: Table, seat: int, counts: Counts, how: str) -> bool:
+        """False only where `_hu` would surely refuse the bot's hu (not a winning hand): the trial
+        apply and its refusal text are skipped, the chosen event is the same."""
+        return self.wins(s, seat, counts, how)
 
     def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
         """Game-specific moves tried after a self-draw win and before kongs (天听, ...)."""

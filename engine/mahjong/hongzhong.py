@@ -175,6 +175,11 @@ class Hongzhong(ClaimGame):
             return replace(s, wins=(Win(four, RED, "si_hong_zhong", None, ev.seq),), done=True, forced_seat=None)
         return super()._hu(s, ev, t)
 
+    def bot_may_hu(self, s: Table, seat: int, counts: Counts, how: str) -> bool:
+        if s.seq == 1 and "four_red" in s.extra:
+            return True  # HZ-R1: the four-红中 win is no hand shape
+        return how != "dianpao" and self.wins(s, seat, counts, how)  # HZ-R5: no win on a discard
+
     def after(self, s: Table, ev: Any, before: Table) -> Table:
         if s.wins:
             return replace(s, forced_seat=None)
