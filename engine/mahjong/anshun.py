@@ -362,11 +362,11 @@ class Anshun(ClaimGame):
             return
         if s.ting_pending != j and not (s.rules.tian_ting and not s.has_discarded[j] and not s.any_claim):
             return
-        ready = [k for k in range(N_SUITED) if s.hands[j][k] and self._ready_after(s, j, k)]
-        if not ready:
+        ready = next((k for k in range(N_SUITED) if s.hands[j][k] and self._ready_after(s, j, k)), None)
+        if ready is None:
             return
         if s.ting_pending == j:
-            yield {"type": "discard", "seat": j, "tile": tile_name(ready[0])}
+            yield {"type": "discard", "seat": j, "tile": tile_name(ready)}
         else:
             yield {"type": "ting", "seat": j}
 

@@ -103,9 +103,7 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
 
 
 def _add(c: Counts, k: int, n: int) -> Counts:
-    lst = list(c)
-    lst[k] += n
-    return tuple(lst)
+    return c[:k] + (c[k] + n,) + c[k + 1 :]
 
 
 class ClaimGame:
