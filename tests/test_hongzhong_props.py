@@ -49,32 +49,3 @@ def test_any_rules_playout_finishes_zero_sum(rules: dict[str, Any], seed: int) -
     for it in res.items:
         if "birds" in it:
             assert it["hits"] <= len(it["birds"]) <= rules.get("zhama", 4) + 1
-
-
-def test_random_corruptions_never_crash() -> None:
-    """Any event replacing a logged one is refused with a contract code (or accepted), never a traceback."""
-    import json
-    import random
-    from pathlib import Path
-
-    from events.codec import parse_line
-
-    tiles = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["7z"]
-    files = sorted((Path(__file__).parent / "data" / "golden").glob("hongzhong_*.jsonl"))
-    rng = random.Random(5)
-    codes = set()
-    for _ in range(400):
-        ev = [json.loads(ln) for ln in rng.choice(files).read_text().splitlines()]
-        i = rng.randrange(2, len(ev))
-        t = rng.choice(["draw", "discard", "peng", "gang", "hu", "ting"])
-        e: dict[str, Any] = {"match_id": ev[0]["match_id"], "seq": i, "type": t, "seat": rng.randrange(4)}
-        if t != "ting":
-            e["tile"] = rng.choice(tiles)
-        if t == "gang":
-            e["kind"] = rng.choice(["zhi", "bu", "an"])
-        res = replay([parse_line(json.dumps(x)) for x in [*ev[:i], e]])
-        if res.error:
-            assert res.error["seq"] == i
-            assert res.error["code"] == "after_end" or "HZ-" in res.error["message"], res.error
-            codes.add(res.error["code"])
-    assert {"not_your_turn", "illegal_claim", "illegal_move", "not_in_hand"} <= codes
