@@ -17,6 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.mahjong_win import winning_shape
 from engine.mahjong.core import is_standard_win, suit_table
 from engine.mahjong.wild import is_win
 from engine.tiles import full_set
@@ -34,16 +35,10 @@ def hands(n: int, w: int, seed: int = 1) -> list[tuple[list[int], int]]:
             for k in deck[:14]:
                 c[k] += 1
         else:
-            for _ in range(4):
-                if rng.random() < 0.5:
-                    c[rng.randrange(27)] += 3
-                else:
-                    s, x = rng.randrange(3), rng.randrange(7)
-                    for d in range(3):
-                        c[9 * s + x + d] += 1
-            c[rng.randrange(27)] += 2
-            if max(c) > 4:
+            shape = winning_shape(rng, 28)
+            if shape is None:
                 continue
+            c = shape
         tiles = [k for k in range(28) for _ in range(c[k])]
         for k in rng.sample(tiles, w):
             c[k] -= 1

@@ -24,6 +24,20 @@ from engine.mahjong.core import is_win, suit_table, waits
 from engine.tiles import full_set
 
 
+def winning_shape(rng: random.Random, size: int) -> list[int] | None:
+    """Counts of four random sets and a pair (None when a kind would exceed four copies)."""
+    c = [0] * size
+    for _ in range(4):
+        if rng.random() < 0.5:
+            c[rng.randrange(27)] += 3
+        else:
+            s, x = rng.randrange(3), rng.randrange(7)
+            for d in range(3):
+                c[9 * s + x + d] += 1
+    c[rng.randrange(27)] += 2
+    return None if max(c) > 4 else c
+
+
 def hands(n: int, seed: int = 1) -> list[list[int]]:
     rng = random.Random(seed)
     deck = full_set()
@@ -35,16 +49,8 @@ def hands(n: int, seed: int = 1) -> list[list[int]]:
             for k in deck[:14]:
                 c[k] += 1
         else:
-            c = [0] * 34
-            for _ in range(4):
-                if rng.random() < 0.5:
-                    c[rng.randrange(27)] += 3
-                else:
-                    s, x = rng.randrange(3), rng.randrange(7)
-                    for d in range(3):
-                        c[9 * s + x + d] += 1
-            c[rng.randrange(27)] += 2
-            if max(c) > 4:
+            c = winning_shape(rng, 34)
+            if c is None:
                 continue
         out.append(c)
     return out
