@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.core import discard_gains, mask_bits, shanten
+from engine.mahjong.core import discard_gains, discard_shanten, mask_bits, shanten
 from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
@@ -80,24 +80,78 @@ def unseen_counts(own: Sequence[int], visible: Sequence[int]) -> list[int]:
 
 
 def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Sequence[int]) -> int:
-    """Void tiles first; else minimal shanten, then maximal ukeire, then least connected."""
+    """Void tiles first; else minimal shanten, then maximal ukeire, then least connected.
+
+    With no live tile anywhere (`unseen` all 0: claimflow's bot far from ready) every ukeire is 0,
+    so only the shanten scan runs (`core.discard_shanten`); the connection score is computed only
+    for discards tied on (shanten, ukeire). Same choice as `choose_discard_plain`."""
     if void >= 0:
         vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
         if vs:
             return min(vs, key=lambda k: (_connect(counts, k), k))
-    c = _strip_void(counts, void)
-    # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
-    # only for the minimal ones: core.discard_gains
-    best: tuple[int, int, int, int] | None = None
+    # no void tile is held here, so the counts need no stripping
     pick = -1
-    for k, sh, masks in discard_gains(c, n_melds):
+    best_uk = -1
+    tail: tuple[int, int] | None = None
+    if not any(unseen):
+        scan = discard_shanten(counts, n_melds)
+        low = min(sh for _, sh in scan)
+        for k, sh in scan:
+            if sh != low:
+                continue
+            if pick < 0:
+                pick, best_uk = k, 0
+                continue
+            if tail is None:
+                tail = (_connect(counts, pick), -abs(pick % 9 - 4))
+            t = (_connect(counts, k), -abs(k % 9 - 4))
+            if t < tail:
+                pick, tail = k, t
+        return pick
+    # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
+    # only for the minimal ones (core.discard_gains): the others cannot win the comparison
+    for k, _sh, masks in discard_gains(counts, n_melds):
         if masks is None:
             continue
         uk = 0
         for s in range(3):
             if s != void and masks[s]:
+                b = 9 * s
                 for i in mask_bits(masks[s]):
-                    uk += unseen[9 * s + i]
+                    uk += unseen[b + i]
+        if uk > best_uk:
+            pick, best_uk, tail = k, uk, None
+        elif uk == best_uk:
+            if tail is None:
+                tail = (_connect(counts, pick), -abs(pick % 9 - 4))
+            t = (_connect(counts, k), -abs(k % 9 - 4))
+            if t < tail:
+                pick, tail = k, t
+    return pick
+
+
+def choose_discard_plain(counts: Sequence[int], n_melds: int, void: int, unseen: Sequence[int]) -> int:
+    """`choose_discard` by its definition (shanten and ukeire of every discard, by `core.shanten`)."""
+    if void >= 0:
+        vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
+        if vs:
+            return min(vs, key=lambda k: (_connect(counts, k), k))
+    c = _strip_void(counts, void)
+    best: tuple[int, int, int, int] | None = None
+    pick = -1
+    for k in range(len(c)):
+        if not c[k]:
+            continue
+        c[k] -= 1
+        sh = shanten(c, n_melds)
+        uk = 0
+        for t in range(N_SUITED):
+            if t // 9 != void and c[t] < 4:
+                c[t] += 1
+                if shanten(c, n_melds) < sh:
+                    uk += unseen[t]
+                c[t] -= 1
+        c[k] += 1
         key = (sh, -uk, _connect(c, k), -abs(k % 9 - 4))
         if best is None or key < best:
             best, pick = key, k
@@ -106,14 +160,7 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
 
 def best_after_discard(counts: Sequence[int], n_melds: int, void: int) -> int:
     """Shanten of the best 13-tile hand reachable by one discard from a 14-tile hand."""
-    c = _strip_void(counts, void)
-    best = 9
-    for k in range(len(c)):
-        if c[k]:
-            c[k] -= 1
-            best = min(best, shanten(c, n_melds))
-            c[k] += 1
-    return best
+    return min((sh for _, sh in discard_shanten(_strip_void(counts, void), n_melds)), default=9)
 
 
 def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bool:

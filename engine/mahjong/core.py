@@ -717,89 +717,195 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     return min(reg, sp), (masks[0], masks[1], masks[2])
 
 
+_DPROF: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
+_DPROF_ID: dict[tuple[tuple[int, int, int], ...], int] = {}
+_DPROFS: list[tuple[tuple[int, int, int], ...]] = []
+_DREG: dict[int, tuple[int, ...]] = {}
+
+
+def _dprof(key: bytes) -> tuple[int, tuple[bytes, ...]]:
+    """Interned discard profile of a suit key: per held position (position, count, set id of the key
+    after one tile there is discarded), with those keys (for their draw profiles)."""
+    kb = bytearray(key)
+    sig: list[tuple[int, int, int]] = []
+    after: list[bytes] = []
+    for i in range(9):
+        n = kb[i]
+        if n:
+            kb[i] = n - 1
+            nk = bytes(kb)
+            kb[i] = n
+            sig.append((i, n, _key_id(nk)))
+            after.append(nk)
+    t = tuple(sig)
+    j = _DPROF_ID.get(t)
+    if j is None:
+        j = _DPROF_ID[t] = len(_DPROFS)
+        _DPROFS.append(t)
+    v = _DPROF[key] = (j, tuple(after))
+    return v
+
+
+def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
+    """Regular shanten after each discard of a discard profile, the other suits being the set `other`."""
+    v = tuple(_final(_merge(other, j), n_melds) for _i, _n, j in _DPROFS[dp])
+    _DREG[(((other << 24) | dp) << 3) | n_melds] = v
+    return v
+
+
+def _discard_scan(
+    b: bytes, n_melds: int, seven_pairs: bool
+) -> tuple[
+    tuple[bytes, bytes, bytes],
+    tuple[int, int, int],
+    tuple[int, int, int],
+    list[tuple[int, tuple[bytes, ...]] | None],
+    list[tuple[int, int, int, int, int, int]],
+    int,
+]:
+    """The shanten of every discard of a hand without 7z: (suit keys, their set ids, per suit the
+    merged set of the other two, per suit its discard profile, the scan entries (kind, shanten,
+    regular, seven pairs, suit, index in the suit's profile) in kind order, the minimal shanten)."""
+    keys = (b[0:9], b[9:18], b[18:27])
+    kid = _KEY_ID.get
+    i0 = kid(keys[0])
+    if i0 is None:
+        i0 = _key_id(keys[0])
+    i1 = kid(keys[1])
+    if i1 is None:
+        i1 = _key_id(keys[1])
+    i2 = kid(keys[2])
+    if i2 is None:
+        i2 = _key_id(keys[2])
+    mg = _MERGE.get
+    o0 = mg((i1 << _ID_BITS) | i2)
+    if o0 is None:
+        o0 = _merge(i1, i2)
+    o1 = mg((i0 << _ID_BITS) | i2)
+    if o1 is None:
+        o1 = _merge(i0, i2)
+    o2 = mg((i0 << _ID_BITS) | i1)
+    if o2 is None:
+        o2 = _merge(i0, i1)
+    others = (o0, o1, o2)
+    sp_on = seven_pairs and n_melds == 0
+    pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
+    dget = _DPROF.get
+    rget = _DREG.get
+    scan: list[tuple[int, int, int, int, int, int]] = []
+    profs: list[tuple[int, tuple[bytes, ...]] | None] = [None, None, None]
+    low = 99
+    for s in range(3):
+        key = keys[s]
+        if key == _EMPTY:
+            continue
+        dp = dget(key)
+        if dp is None:
+            dp = _dprof(key)
+        profs[s] = dp
+        other = others[s]
+        regs = rget((((other << 24) | dp[0]) << 3) | n_melds)
+        if regs is None:
+            regs = _dreg(other, dp[0], n_melds)
+        base = 9 * s
+        for e, (i, n, _j) in enumerate(_DPROFS[dp[0]]):
+            reg = regs[e]
+            sp = 6 - min(pairs0 - (n == 2 or n == 4), 7) if sp_on else 99
+            sh = reg if reg < sp else sp
+            if sh < low:
+                low = sh
+            scan.append((base + i, sh, reg, sp, s, e))
+    return keys, (i0, i1, i2), others, profs, scan, low
+
+
+def discard_shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> list[tuple[int, int]]:
+    """For each kind k held (in kind order): (k, shanten(counts − k)). No ukeire: one look-up per suit
+    (the regular shanten of all its discards given the other suits), seven pairs by counting."""
+    b = counts if type(counts) is bytes else bytes(counts)
+    if len(b) > N_SUITED and any(b[N_SUITED:]):  # a plain 7z kind held: the generic path
+        c = bytearray(b)
+        out = []
+        for k in range(len(c)):
+            if c[k]:
+                c[k] -= 1
+                out.append((k, shanten(bytes(c), n_melds, seven_pairs)))
+                c[k] += 1
+        return out
+    return [(x[0], x[1]) for x in _discard_scan(b, n_melds, seven_pairs)[4]]
+
+
 def discard_gains(
     counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
 ) -> list[tuple[int, int, tuple[int, int, int] | None]]:
     """For each kind k held (in kind order): (k, shanten after discarding k, the `draw_gains` masks
     after that discard — only for the discards of minimal shanten, else None).
 
-    The bot's discard scan in one pass: the suit keys and the merges of the untouched suits are
-    computed once per hand, a discard changes one suit's key only."""
+    The bot's discard scan in one pass: per suit one look-up of its discard profile (the set ids
+    after each discard, interned) and one of the regular shanten of every discard of that suit given
+    the merged other suits; masks (cached per (rest, draw profile)) only for the minimal discards.
+    `discard_gains_plain` is the per-discard definition the tests compare it with."""
     b = counts if type(counts) is bytes else bytes(counts)
     if len(b) > N_SUITED and any(b[N_SUITED:]):  # a plain 7z kind held: the generic path
-        out: list[tuple[int, int, tuple[int, int, int] | None]] = []
-        c = bytearray(b)
-        for k in range(len(c)):
-            if c[k]:
-                c[k] -= 1
-                out.append((k, *draw_gains(bytes(c), n_melds, seven_pairs)))
-                c[k] += 1
-        low = min(x[1] for x in out)
-        return [(k, sh, m if sh == low else None) for k, sh, m in out]
-    keys = (b[0:9], b[9:18], b[18:27])
-    ids = [_KEY_ID.get(k) for k in keys]
-    for s in range(3):
-        if ids[s] is None:
-            ids[s] = _key_id(keys[s])
-    i0, i1, i2 = ids  # type: ignore[misc]
-    others = (_merge(i1, i2), _merge(i0, i2), _merge(i0, i1))
-    sp_on = seven_pairs and n_melds == 0
+        return discard_gains_plain(b, n_melds, seven_pairs)
+    keys, ids, others, profs, scan, low = _discard_scan(b, n_melds, seven_pairs)
+    mg = _MERGE.get
     pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
-    final = _FINAL.get
-    scan: list[tuple[int, int, int, int, int, bytes, int]] = []
-    for s in range(3):
-        key = keys[s]
-        if key == _EMPTY:
-            continue
-        other = others[s]
-        kb = bytearray(key)
-        for i in range(9):
-            n = kb[i]
-            if not n:
-                continue
-            kb[i] = n - 1
-            nk = bytes(kb)
-            kb[i] = n
-            j = _KEY_ID.get(nk)
-            if j is None:
-                j = _key_id(nk)
-            x = _MERGE.get((other << _ID_BITS) | j)
-            if x is None:
-                x = _merge(other, j)
-            reg = final((x << 3) | n_melds)
-            if reg is None:
-                reg = _final(x, n_melds)
-            sp = 99
-            if sp_on:
-                sp = 6 - min(pairs0 - (n == 2 or n == 4), 7)
-            scan.append((9 * s + i, min(reg, sp), reg, sp, s, nk, j))
-    low = min(x[1] for x in scan)
     res: list[tuple[int, int, tuple[int, int, int] | None]] = []
-    for k, sh, reg, sp, s, nk, j in scan:
+    pfs: list[int] = [-1, -1, -1]
+    for k, sh, reg, sp, s, e in scan:
         if sh != low:
             res.append((k, sh, None))
             continue
-        ks = [keys[0], keys[1], keys[2]]
-        ks[s] = nk
-        js = [i0, i1, i2]
-        js[s] = j
+        dp = profs[s]
+        assert dp is not None
+        nk = dp[1][e]
+        j = _DPROFS[dp[0]][e][2]
         masks = [0, 0, 0]
         if reg <= sp:
             for o in range(3):
-                key = ks[o]
-                if key == _EMPTY:
-                    continue
-                rest = others[s] if o == s else _merge(js[s], js[3 - o - s])
-                pf = _PROFILE.get(key)
-                if pf is None:
-                    pf = _profile(key)
+                if o == s:
+                    if nk == _EMPTY:
+                        continue
+                    rest = others[s]
+                    pf = _PROFILE.get(nk)
+                    if pf is None:
+                        pf = _profile(nk)
+                else:
+                    key = keys[o]
+                    if key == _EMPTY:
+                        continue
+                    pf = pfs[o]
+                    if pf < 0:
+                        pf = _PROFILE.get(key, -1)
+                        if pf < 0:
+                            pf = _profile(key)
+                        pfs[o] = pf
+                    t = ids[3 - o - s]
+                    rest = mg((j << _ID_BITS) | t)
+                    if rest is None:
+                        rest = _merge(j, t)
                 m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
                 masks[o] = _gain_mask(rest, n_melds, pf) if m is None else m
         if sp <= reg and pairs0 - (b[k] == 2 or b[k] == 4) < 7:
             for o in range(3):
-                key = ks[o]
+                key = nk if o == s else keys[o]
                 for i in range(9):
                     if key[i] == 1 or key[i] == 3:
                         masks[o] |= 1 << i
         res.append((k, sh, (masks[0], masks[1], masks[2])))
     return res
+
+
+def discard_gains_plain(
+    counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
+) -> list[tuple[int, int, tuple[int, int, int] | None]]:
+    """`discard_gains` by its definition: `draw_gains` of every discard, masks kept for the minimal ones."""
+    out: list[tuple[int, int, tuple[int, int, int] | None]] = []
+    c = bytearray(counts)
+    for k in range(len(c)):
+        if c[k]:
+            c[k] -= 1
+            out.append((k, *draw_gains(bytes(c), n_melds, seven_pairs)))
+            c[k] += 1
+    low = min(x[1] for x in out)
+    return [(k, sh, m if sh == low else None) for k, sh, m in out]

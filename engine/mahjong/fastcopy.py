@@ -3,15 +3,17 @@
 The pure reducers (claimflow `Table`, sichuan `State`) copy their ~30-field state several times
 per event; `dataclasses.replace` goes through `__init__` and is the largest single cost of a
 playout. `state_replacer(cls)` returns a `replace(obj, **changes)` that, for an instance of exactly
-`cls`, runs one generated copier per set of changed field names (slot copies with
-`object.__setattr__`, no `__init__`, so `cls` must have no `__post_init__` and only init fields);
-anything else falls back to `dataclasses.replace`. The result equals `dataclasses.replace`'s.
+`cls`, runs one generated copier per set of changed field names (each slot written through its own
+member descriptor's `__set__`, about twice as fast as `object.__setattr__`, which looks the name up
+first; no `__init__`, so `cls` must have no `__post_init__` and only init fields); anything else
+falls back to `dataclasses.replace`. The result equals `dataclasses.replace`'s.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from types import MemberDescriptorType
 from typing import Any
 
 
@@ -23,14 +25,20 @@ def state_replacer(cls: type) -> Callable[..., Any]:
     names = tuple(f.name for f in flds)
     known = frozenset(names)
     copiers: dict[tuple[str, ...], Callable[[Any, dict[str, Any]], Any]] = {}
+    # a slotted class: each field is a member descriptor of the class; a plain one: object.__setattr__
+    descs = [cls.__dict__.get(n) for n in names]
+    setters = {
+        f"_s{i}": d.__set__ if isinstance(d, MemberDescriptorType) else _setter(n)
+        for i, (n, d) in enumerate(zip(names, descs, strict=True))
+    }
 
     def make(changed: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
         unknown = sorted(set(changed) - known)
         if unknown:
             raise TypeError(f"{cls.__name__} has no field {unknown}")
-        body = [f"    _set(new, {n!r}, kw[{n!r}])" if n in changed else f"    _set(new, {n!r}, obj.{n})" for n in names]
+        body = [f"    _s{i}(new, kw[{n!r}])" if n in changed else f"    _s{i}(new, obj.{n})" for i, n in enumerate(names)]
         src = "def copy(obj, kw):\n    new = _new(C)\n" + "\n".join(body) + "\n    return new\n"
-        ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "C": cls}
+        ns: dict[str, Any] = {"_new": object.__new__, "C": cls, **setters}
         exec(src, ns)  # generated from the dataclass's own field names
         copiers[changed] = ns["copy"]
         return ns["copy"]
@@ -46,3 +54,10 @@ def state_replacer(cls: type) -> Callable[..., Any]:
 
     replace.__doc__ = f"`dataclasses.replace`, fast for {cls.__name__} (one generated copier per set of changed fields)."
     return replace
+
+
+def _setter(name: str) -> Callable[[Any, Any], None]:
+    def set_(obj: Any, value: Any) -> None:
+        object.__setattr__(obj, name, value)
+
+    return set_

@@ -41,7 +41,7 @@ from pydantic import Field, field_validator
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
 from engine.mahjong import bot as mjbot
-from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts
+from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, shanten
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
@@ -238,6 +238,32 @@ def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> boo
     if _has_void(conc, void) or any(m.tile // 9 == void for m in melds):
         return False
     return is_win(conc, len(melds))
+
+
+_WIN_MASK: dict[tuple[tuple[int, ...], int], int] = {}
+
+
+def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
+    """Bit t set iff `is_win(hand + t, n_melds)` (t < 27): the kinds that complete the shape.
+
+    Memoised per (hand, melds): a seat's hand is checked against every discard until it changes,
+    by the bot and by the reducer. Only a ready hand (shanten 0) can complete, so the others cost one
+    shanten look-up."""
+    key = (hand, n_melds)
+    m = _WIN_MASK.get(key)
+    if m is None:
+        m = 0
+        if shanten(hand, n_melds) <= 0:
+            c = bytearray(hand)
+            for t in range(N_SUITED):
+                c[t] += 1
+                if is_win(c, n_melds):
+                    m |= 1 << t
+                c[t] -= 1
+        if len(_WIN_MASK) >= 50_000:
+            _WIN_MASK.clear()
+        _WIN_MASK[key] = m
+    return m
 
 
 def interpretation_props(conc: Sequence[int], melds: Sequence[Meld], win_tile: int) -> list[dict[str, int]]:
@@ -712,7 +738,10 @@ class SichuanGame:
         """Score of j winning the offered tile (no legality of order/lock), None if not a win."""
         if not _active(st, j) or j == st.turn:
             return None
-        conc = _add(st.hands[j], tile)
+        hand = st.hands[j]
+        if not win_mask(hand, len(st.melds[j])) >> tile & 1:
+            return None  # hand + tile is not even a shape win
+        conc = _add(hand, tile)
         if not is_sichuan_win(conc, st.melds[j], st.void[j]):
             return None
         return score_win(st.rules, conc, st.melds[j], tile, self._claim_situation(st, j))

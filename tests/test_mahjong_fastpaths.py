@@ -1,0 +1,135 @@
+"""The bot's fast paths against their plain definitions, on random hands (seeded, hypothesis).
+
+- core.discard_gains (discard profiles, per-suit regular shanten of every discard) == its per-discard
+  definition `discard_gains_plain`; core.discard_shanten == `shanten` of every discard;
+- bot.choose_discard (ukeire only for minimal discards, no masks when nothing is live, lazy ties)
+  == `choose_discard_plain` (shanten and ukeire of every discard and draw by `core.shanten`);
+- bot.best_after_discard == the minimum of `shanten` over the discards;
+- sichuan.win_mask == `is_win` of the hand plus each kind;
+- fastcopy.state_replacer == `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.mahjong import bot
+from engine.mahjong.core import Meld, Wall, discard_gains, discard_gains_plain, discard_shanten, is_win, shanten
+from engine.mahjong.fastcopy import state_replacer
+from engine.mahjong.sichuan import SichuanRules, State, win_mask
+
+DECK = [k for k in range(28) for _ in range(4)]
+
+
+def _hand(rng: random.Random, size: int, suits: tuple[int, ...]) -> list[int]:
+    pool = [k for k in DECK if k // 9 in suits]
+    c = [0] * 28
+    for k in rng.sample(pool, min(size, len(pool))):
+        c[k] += 1
+    return c
+
+
+def _suits(rng: random.Random, kind: int, red: bool) -> tuple[int, ...]:
+    """0: every suit, 1: one suit, 2: two suits (hands with many pairs and runs)."""
+    base = [(0, 1, 2), (rng.randrange(3),), tuple(sorted(rng.sample(range(3), 2)))][kind]
+    return (*base, 3) if red else base
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.integers(0, 2), st.booleans(), st.booleans())
+def test_discard_scans_are_their_definitions(seed: int, melds: int, kind: int, red: bool, seven: bool) -> None:
+    rng = random.Random(seed)
+    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, red))
+    c27 = c[:27] if not c[27] else c
+    assert discard_gains(c27, melds, seven) == discard_gains_plain(c27, melds, seven)
+    assert discard_gains(bytes(c27), melds, seven) == discard_gains(tuple(c27), melds, seven)
+    want = []
+    for k in range(len(c27)):
+        if c27[k]:
+            c27[k] -= 1
+            want.append((k, shanten(c27, melds, seven)))
+            c27[k] += 1
+    assert discard_shanten(c27, melds, seven) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.integers(0, 2), st.integers(-1, 2), st.integers(0, 2))
+def test_choose_discard_is_its_definition(seed: int, melds: int, kind: int, void: int, live: int) -> None:
+    rng = random.Random(seed)
+    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
+    # live tiles: none (claimflow far from ready), every unseen copy, or a random part of them
+    unseen = [0 if live == 0 else rng.randint(0, 4 - c[t]) if live == 2 else 4 - c[t] for t in range(27)]
+    got = bot.choose_discard(c, melds, void, unseen)
+    assert got == bot.choose_discard_plain(c, melds, void, unseen)
+    assert c[got] > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3), st.integers(0, 2), st.integers(-1, 2))
+def test_best_after_discard_is_the_minimum(seed: int, melds: int, kind: int, void: int) -> None:
+    rng = random.Random(seed)
+    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
+    stripped = bot._strip_void(c, void)
+    want = 9
+    for k in range(27):
+        if stripped[k]:
+            stripped[k] -= 1
+            want = min(want, shanten(stripped, melds))
+            stripped[k] += 1
+    assert bot.best_after_discard(c, melds, void) == want
+
+
+def _ready_hand(rng: random.Random, melds: int) -> list[int]:
+    """A winning 14 − 3·melds hand (sets and a pair, or seven pairs) minus one random tile."""
+    c = [0] * 27
+    if melds == 0 and rng.random() < 0.3:
+        for k in rng.sample(range(27), 7):
+            c[k] += 2
+    else:
+        while sum(c) < 12 - 3 * melds:
+            k = rng.randrange(27)
+            if rng.random() < 0.5 and k % 9 <= 6 and all(c[k + d] < 4 for d in range(3)):
+                for d in range(3):
+                    c[k + d] += 1
+            elif c[k] <= 1:
+                c[k] += 3
+        k = rng.choice([k for k in range(27) if c[k] <= 2])
+        c[k] += 2
+    k = rng.choice([k for k in range(27) if c[k]])
+    c[k] -= 1
+    return c
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.booleans())
+def test_win_mask_is_is_win(seed: int, melds: int, ready: bool) -> None:
+    rng = random.Random(seed)
+    c = _ready_hand(rng, melds) if ready else _hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
+    hand = tuple(c)
+    mask = win_mask(hand, melds)
+    for t in range(27):
+        c[t] += 1
+        assert bool(mask >> t & 1) == is_win(c, melds), (hand, t)
+        c[t] -= 1
+    assert win_mask(hand, melds) == mask  # memoised: the same answer
+
+
+def test_state_replacer_is_dataclasses_replace() -> None:
+    fast = state_replacer(State)
+    st0 = State(xueliu=False, rules=SichuanRules(), base=1, dealer=0, hands=((0,) * 27,) * 4, wall=Wall.of(range(5)))
+    st1 = fast(st0, seq=4, melds=((Meld("peng", 3, 1),), (), (), ()), stage="act")
+    assert st1 == dataclasses.replace(st0, seq=4, melds=((Meld("peng", 3, 1),), (), (), ()), stage="act")
+    assert st0.seq == 1 and st0.stage == ""  # the input is untouched
+    assert fast(st1) == st1 and fast(st1) is not st1
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain:  # no slots: the copier falls back to object.__setattr__
+        a: int
+        b: tuple[int, ...] = ()
+
+    p = Plain(1, (2,))
+    assert state_replacer(Plain)(p, b=(3,)) == Plain(1, (3,))
