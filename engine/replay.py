@@ -322,6 +322,15 @@ def steps(entries: Sequence[Entry]) -> Iterator[Step]:
     yield from run.run()
 
 
+def replay_final(entries: Sequence[Entry]) -> tuple[ReplayResult, Any]:
+    """The result and the last state reached (None before the deal), without keeping steps."""
+    run = _Run(_match_id(entries), entries)
+    run.want_steps = False
+    for _ in run.run():
+        pass
+    return run.result, run.state
+
+
 def replay_with_steps(entries: Sequence[Entry]) -> tuple[list[Step], ReplayResult]:
     """Both the steps and the result, from one fold."""
     run = _Run(_match_id(entries), entries)

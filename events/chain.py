@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from events.models import AnyEvent
@@ -15,10 +16,42 @@ def canonical_json(obj: dict[str, Any]) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+_memo: dict[int, tuple[AnyEvent, bytes]] | None = None
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Within the block, each event's canonical JSON is computed once (`event_json`).
+
+    The ingest needs it twice per event (the `canon` digest when parsing, the chain link when
+    replaying the same parsed events); the memo holds the events it keys, so an `id` is never
+    reused while it lasts. Not thread-safe: one block at a time per process.
+    """
+    global _memo
+    outer, _memo = _memo, {}
+    try:
+        yield
+    finally:
+        _memo = outer
+
+
+def event_json(event: AnyEvent) -> bytes:
+    """The canonical JSON of an event without its `hash` (what the chain links, events.md §5)."""
+    memo = _memo
+    if memo is not None:
+        hit = memo.get(id(event))
+        if hit is not None and hit[0] is event:
+            return hit[1]
+        data = canonical_json(event.canonical_fields())
+        memo[id(event)] = (event, data)
+        return data
+    return canonical_json(event.canonical_fields())
+
+
 def link(prev_hash: str, event: AnyEvent) -> str:
     """hash(k) = SHA-256(hash(k-1) ‖ canonical JSON of event k without `hash`)."""
     h = hashlib.sha256(prev_hash.encode("utf-8"))
-    h.update(canonical_json(event.canonical_dict()))
+    h.update(event_json(event))
     return h.hexdigest()
 
 

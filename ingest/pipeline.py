@@ -4,12 +4,14 @@ Steps (all under the lake's lock, all new files written under `.staging/` first)
 1. receive: every readable file is hashed (SHA-256) and copied byte for byte to raw/; a file
    whose hash the lake already holds is skipped (idempotent re-ingest);
 2. parse: the files' lines, in chunks, go to a process pool (`ingest.parse.parse_chunk`);
-   each worker writes its events and refused lines as Parquet;
+   each worker writes its events and refused lines as Parquet, and replays at once every match
+   the chunk holds whole (speculative replay, `_speculate`: it stands only if the merge below
+   finds that the chunk held exactly the match's stored events);
 3. store: DuckDB merges the new events with the stored events of the same matches: the first
    event at a `(match_id, seq)` wins (stored before new, then file and line order); an identical
    re-send is a no-op, a different event is a `conflict` that goes to `rejects` with the reason
    (events.md §5); accepted events are written as hive-partitioned segments (`game=`, `date=`);
-4. replay: every match that received an event is replayed with ALL its stored events, in
+4. replay: every other match that received an event is replayed with ALL its stored events, in
    batches, by the pure `ingest.tables.build_tables` in the pool; a match replayed before has
    its old rows dropped (the files holding them are rewritten without them);
 5. publish: files renamed into place, manifest swapped (`ingest.store.publish`), catalog rebuilt.
@@ -38,11 +40,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine.replay import Entry
 from engine.workers import process_pool
+from events import chain
+from events.models import AnyEvent
 from ingest import store
-from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk, split_lines
+from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
 from ingest.schema import DERIVED, schemas
-from ingest.tables import build_tables
+from ingest.tables import build_rows, build_tables
 
 CHUNK_LINES = 5000
 Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
@@ -67,6 +72,9 @@ class Summary:
     matches: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
     replaced_files: int = 0
+    speculative: int = 0
+    """Matches replayed in the parse step whose replay stood (`_speculate`); the rest of
+    `matches` were replayed after the merge."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall time of each step: receive, parse, store, replay, publish."""
 
@@ -74,7 +82,8 @@ class Summary:
         return {
             "files": self.files, "skipped": self.skipped, "unreadable": self.unreadable, "lines": self.lines,
             "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
-            "conflicts": self.conflicts, "matches": self.matches, "statuses": dict(self.statuses),
+            "conflicts": self.conflicts, "matches": self.matches, "speculative": self.speculative,
+            "statuses": dict(self.statuses),
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }  # fmt: skip
 
@@ -99,18 +108,78 @@ def _write(table: pa.Table, path: Path) -> None:
     pq.write_table(table, path, **PARQUET_OPTS)
 
 
-def parse_job(file_sha: str, file_name: str, file_idx: int, chunk: int, lines: list[Line], out: str) -> tuple[int, int, int]:
-    """Parse a chunk of lines; write `parsed/` and `prejects/` Parquet; return (lines, events, rejects)."""
-    events, rejects = parse_chunk(file_sha, file_name, lines)
+def parse_job(file_sha: str, file_name: str, file_idx: int, chunk: int, lines: list[Line], out: str,
+              speculate: bool = False) -> tuple[int, int, int]:  # fmt: skip
+    """Parse a chunk of lines; write `parsed/` and `prejects/` Parquet; return (lines, events, rejects).
+
+    With `speculate`, every match whose events in this chunk are seq 0..k without a gap or a
+    repeat is also replayed here, from the events just parsed (see `_speculate`).
+    """
+    with chain.remembering():  # canonical JSON once per event, for `canon` and the chain link
+        events, rejects, parsed = parse_chunk_events(file_sha, file_name, lines)
+        if speculate and parsed:
+            _speculate(parsed, Path(out), f"{file_idx:06d}-{chunk:07d}.parquet", spec_key(file_idx, chunk))
     base = Path(out)
     name = f"{file_idx:06d}-{chunk:07d}.parquet"
     if events.num_rows:
-        events = events.append_column("file_idx", pa.array([file_idx] * events.num_rows, pa.int32()))
+        n = events.num_rows
+        events = events.append_column("file_idx", pa.array([file_idx] * n, pa.int32()))
+        events = events.append_column("chunk", pa.array([chunk] * n, pa.int32()))
         _write(events, base / "parsed" / name)
     if rejects.num_rows:
         _write(rejects, base / "prejects" / name)
     n_lines = sum(1 for _, raw, msg in lines if raw is not None or (msg or "").startswith("line of"))
     return n_lines, events.num_rows, rejects.num_rows
+
+
+def spec_key(file_idx: int, chunk: int) -> int:
+    """One number naming a parse chunk (file index, chunk number)."""
+    return file_idx * 10_000_000 + chunk
+
+
+def _speculate(parsed: list[AnyEvent], base: Path, name: str, key: int) -> None:
+    """Replay, in the parse worker, the matches this chunk holds whole (speculative replay).
+
+    Most logs hold each match's events together, so most matches arrive whole in one chunk:
+    replaying them here, from the events already parsed and validated, saves reading every line
+    back from Parquet and decoding it a second time. Whether the chunk really held ALL of a
+    match's stored events is only known after the merge with the lake (`_store_events`); the
+    main process keeps a speculative row only when the match's accepted events are exactly the
+    ones replayed here (`_SPEC_OK`), and replays every other touched match as before.
+    Rows go to `spec/<table>/` with the chunk's `spec_key`; `spec/keys/` lists (match_id,
+    spec_key, events).
+    """
+    by_match: dict[str, list[AnyEvent]] = {}
+    for ev in parsed:
+        by_match.setdefault(ev.match_id, []).append(ev)
+    whole: list[tuple[str, list[Entry]]] = []
+    for match_id in sorted(by_match):
+        evs = by_match[match_id]
+        seqs = sorted(e.seq for e in evs)
+        if seqs[0] == 0 and seqs[-1] == len(seqs) - 1 and len(set(seqs)) == len(seqs):
+            whole.append((match_id, sorted(evs, key=lambda e: e.seq)))
+    if not whole:
+        return
+    tables = build_rows(whole)
+    tables["keys"] = pa.table({"match_id": [m for m, _ in whole], "events": [len(e) for _, e in whole]},
+                              schema=pa.schema([("match_id", pa.string()), ("events", pa.int64())]))  # fmt: skip
+    for table, t in tables.items():
+        if t.num_rows:
+            t = t.append_column("spec_key", pa.array([key] * t.num_rows, pa.int64()))
+            dest = base / "spec" / table / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(t, dest, write_statistics=False, **PARQUET_OPTS)
+
+
+_SPEC_OK = """CREATE TEMP TABLE spec_ok AS
+    SELECT k.match_id, k.spec_key FROM read_parquet({keys}) k
+    JOIN (SELECT match_id, count(*) AS n, min(src) AS min_src,
+                 min(file_idx::BIGINT * 10000000 + chunk) AS k0,
+                 max(file_idx::BIGINT * 10000000 + chunk) AS k1
+          FROM ranked WHERE rn = 1 GROUP BY match_id) r USING (match_id)
+    WHERE r.n = k.events AND r.min_src = 1 AND r.k0 = k.spec_key AND r.k1 = k.spec_key"""
+"""The speculative replays that stand: every accepted (rank-1) event of the match is new and
+came from the one chunk that replayed it, and the chunk replayed as many events as were accepted."""
 
 
 def build_job(events: pa.Table, out: str, batch: int) -> tuple[int, dict[str, int]]:
@@ -204,13 +273,15 @@ def ingest(
     chunk_lines: int = CHUNK_LINES,
     batch_events: int = BATCH_EVENTS,
     replayer: Replayer | None = None,
+    speculate: bool = True,
 ) -> Summary:
     """Ingest log files into the lake (see the module docstring). Never raises for bad input.
 
     `replayer` replaces the process pool for step 4 (the scale-out runner, `ingest.spark`): it is
     called with the staged events of the touched matches (`match_id, seq, line` Parquet) and the
     staging folder, writes `build/<table>/*.parquet` with `build_tables`' rows, and returns
-    (matches, statuses).
+    (matches, statuses). `speculate=False` turns off the replay in the parse step (the tables
+    are the same either way; tests compare the two).
     """
     lake = Path(lake)
     summary = Summary()
@@ -228,7 +299,8 @@ def ingest(
                 received = _receive(paths, lake, manifest, stage, summary)
                 summary.seconds["receive"] = time.perf_counter() - t0
                 if received:
-                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer)
+                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer,
+                         speculate and replayer is None)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
@@ -280,7 +352,7 @@ def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: 
 
 def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
          prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int,
-         replayer: Replayer | None = None) -> None:  # fmt: skip
+         replayer: Replayer | None = None, speculate: bool = False) -> None:  # fmt: skip
     import duckdb
 
     run_id = hashlib.sha256(
@@ -306,7 +378,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
 
     for r in received:
         for k, chunk in enumerate(_chunks(split_lines(str(r.staged)), chunk_lines)):
-            pending.append((r.sha, pool.submit(parse_job, r.sha, r.name, r.idx, k, chunk, out)))
+            pending.append((r.sha, pool.submit(parse_job, r.sha, r.name, r.idx, k, chunk, out, speculate)))
             drain(limit)
         drain(0)
         prog.advance(t_parse, r.size)
@@ -362,7 +434,7 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     if parsed:
         con.execute(f"CREATE TEMP TABLE new AS SELECT * FROM read_parquet({_list(parsed)})")
     else:
-        con.execute(f"CREATE TEMP TABLE new AS SELECT {cols}, 0::INTEGER AS file_idx FROM (SELECT * FROM ("
+        con.execute(f"CREATE TEMP TABLE new AS SELECT {cols}, 0::INTEGER AS file_idx, 0::INTEGER AS chunk FROM (SELECT * FROM ("
                     + _empty_select("events") + "))")  # fmt: skip
     con.execute("CREATE TEMP TABLE ids AS SELECT DISTINCT match_id FROM new")
     old_files = store.table_files(lake, manifest, "events")
@@ -378,8 +450,8 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         f"""CREATE TEMP TABLE ranked AS
         SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
                first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
-        FROM (SELECT 0 AS src, -1 AS file_idx, {cols}, src_file FROM old
-              UNION ALL SELECT 1 AS src, file_idx, {cols}, NULL AS src_file FROM new)
+        FROM (SELECT 0 AS src, -1 AS file_idx, -1 AS chunk, {cols}, src_file FROM old
+              UNION ALL SELECT 1 AS src, file_idx, chunk, {cols}, NULL AS src_file FROM new)
         WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
     )
@@ -470,13 +542,30 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
     replaced: dict[str, list[str]] = {}
     if not n_touched:
         return staged, replaced
+    spec = stage / "spec"
+    spec_parts = {t: sorted((spec / t).glob("*.parquet")) if (spec / t).exists() and replayer is None else []
+                  for t in ("keys", *DERIVED, "rules")}  # fmt: skip
+    if spec_parts["keys"]:
+        con.execute(_SPEC_OK.format(keys=_list(spec_parts["keys"])))
+    else:
+        con.execute("CREATE TEMP TABLE spec_ok (match_id VARCHAR, spec_key BIGINT)")
+    t_replay = prog.task("replay", n_touched)
+    if spec_parts["matches"]:
+        con.execute(
+            f"CREATE TEMP TABLE spec_matches AS SELECT m.match_id, m.status, m.rules_id FROM read_parquet({_list(spec_parts['matches'])}) m"
+            " SEMI JOIN spec_ok o ON m.match_id = o.match_id AND m.spec_key = o.spec_key"
+        )
+        for status, n in con.execute("SELECT status, count(*) FROM spec_matches GROUP BY status ORDER BY status").fetchall():
+            summary.statuses[status] += n
+            summary.speculative += n
+            prog.advance(t_replay, n)
     touched_path = stage / "touched.parquet"
     con.execute(
         f"""COPY (SELECT match_id, seq, line FROM ranked WHERE rn = 1
-                  AND match_id IN (SELECT match_id FROM touched) ORDER BY match_id, seq)
+                  AND match_id IN (SELECT match_id FROM touched EXCEPT SELECT match_id FROM spec_ok)
+                  ORDER BY match_id, seq)
             TO {_q(touched_path)} (FORMAT parquet, ROW_GROUP_SIZE 20000)"""
     )
-    t_replay = prog.task("replay", n_touched)
     pending: list[Future[tuple[int, dict[str, int]]]] = []
     limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
 
@@ -537,24 +626,35 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
                     )
                     staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
         parts = sorted((build / table).glob("*.parquet")) if (build / table).exists() else []
-        if parts:
+        sources = [f"SELECT * FROM read_parquet({_list(parts)})"] if parts else []
+        if spec_parts[table]:
+            sources.append(f"SELECT t.* EXCLUDE (spec_key) FROM read_parquet({_list(spec_parts[table])}) t"
+                           " SEMI JOIN spec_ok o ON t.match_id = o.match_id AND t.spec_key = o.spec_key")  # fmt: skip
+        if sources:
             dest = out / table / f"part-{run_id}.parquet"
             dest.parent.mkdir(parents=True, exist_ok=True)
             key = "match_id, seat" if table == "seats" else "match_id, item_no" if table == "items" else (
                 "match_id, win_no, fan_id" if table == "fans" else "match_id")  # fmt: skip
-            con.execute(f"COPY (SELECT * FROM read_parquet({_list(parts)}) ORDER BY {key}) TO {_q(dest)} "
+            rows = " UNION ALL BY NAME ".join(sources)
+            if not con.execute(f"SELECT count(*) FROM ({rows})").fetchone()[0]:
+                continue
+            con.execute(f"COPY (SELECT * FROM ({rows}) ORDER BY {key}) TO {_q(dest)} "
                         "(FORMAT parquet, COMPRESSION zstd)")  # fmt: skip
             staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
     # rules: one row per rules_id, only those the lake does not hold yet
     parts = sorted((build / "rules").glob("*.parquet")) if (build / "rules").exists() else []
-    if parts:
+    sources = [f"SELECT rules_id, game, preset, options FROM read_parquet({_list(parts)})"] if parts else []
+    if spec_parts["rules"] and spec_parts["matches"]:  # the rules of the speculative replays that stand
+        sources.append(f"SELECT rules_id, game, preset, options FROM read_parquet({_list(spec_parts['rules'])})"
+                       " WHERE rules_id IN (SELECT rules_id FROM spec_matches)")  # fmt: skip
+    if sources:
         old = store.table_files(lake, manifest, "rules")
         known = f"SELECT rules_id FROM read_parquet({_list(old)})" if old else "SELECT NULL::VARCHAR AS rules_id WHERE false"
         dest = out / "rules" / f"part-{run_id}.parquet"
         dest.parent.mkdir(parents=True, exist_ok=True)
         n = con.execute(
             f"CREATE TEMP TABLE new_rules AS SELECT rules_id, any_value(game) AS game, any_value(preset) AS preset,"
-            f" any_value(options) AS options FROM read_parquet({_list(parts)}) WHERE rules_id NOT IN ({known})"
+            f" any_value(options) AS options FROM ({' UNION ALL '.join(sources)}) WHERE rules_id NOT IN ({known})"
             " GROUP BY rules_id"
         ).fetchall()
         del n

@@ -30,7 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from engine.registry import GameNotAvailable, get_game
-from engine.replay import Entry, ReplayResult, replay_with_steps
+from engine.replay import Entry, ReplayResult, replay_final
 from events.chain import canonical_json
 from events.errors import ContractError
 from events.models import AnyEvent, MatchStarted
@@ -80,7 +80,7 @@ def _entries(rows: Sequence[tuple[int, str]], validate: bool) -> list[Entry]:
 def _replay(match_id: str, entries: list[Entry]) -> tuple[ReplayResult, Any]:
     """The replay result and the last state (None when the deal was never applied)."""
     try:
-        steps, result = replay_with_steps(entries)
+        return replay_final(entries)
     except Exception as e:  # a bug in an engine must not stop the batch
         result = ReplayResult(match_id=match_id, events=len(entries), status="invalid")
         first = next((x for x in entries if isinstance(x, MatchStarted)), None)
@@ -88,12 +88,6 @@ def _replay(match_id: str, entries: list[Entry]) -> tuple[ReplayResult, Any]:
             result.game, result.players, result.dealer, result.base = first.game, list(first.players), first.dealer, first.base
         result.error = {"seq": None, "type": None, "code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"}
         return result, None
-    state = None
-    for st in reversed(steps):
-        if st.state is not None:
-            state = st.state
-            break
-    return result, state
 
 
 def _view(game_id: str | None, state: Any) -> dict[str, Any]:
@@ -227,18 +221,25 @@ def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[E
             )  # fmt: skip
 
 
+def build_rows(matches: Iterable[tuple[str, list[Entry]]]) -> dict[str, pa.Table]:
+    """(match_id, that match's entries) pairs → rows of matches/seats/items/fans/rules, in the
+    given order. Each match is replayed with the entries given: the caller vouches that they are
+    ALL of its stored events (the lake's rank-1 events, see `ingest.pipeline`)."""
+    rows = _Rows()
+    rules_seen: set[str] = set()
+    for match_id, entries in matches:
+        _add_match(rows, rules_seen, match_id, entries)
+    return rows.tables()
+
+
 def build_tables(events: Any, *, validate: bool = False) -> dict[str, pa.Table]:
     """Stored events of complete matches (Arrow or pandas) → rows of matches/seats/items/fans/rules.
 
     Pure: the same events give the same rows, in match_id order. The lines are the lake's
     (validated when they were stored), so they are not validated again unless `validate`.
     """
-    rows = _Rows()
-    rules_seen: set[str] = set()
     grouped = group_events(events)
-    for match_id in sorted(grouped):
-        _add_match(rows, rules_seen, match_id, _entries(grouped[match_id], validate))
-    return rows.tables()
+    return build_rows((m, _entries(grouped[m], validate)) for m in sorted(grouped))
 
 
 def build_tables_from_lines(lines: Iterable[tuple[str, int, str]]) -> dict[str, pa.Table]:

@@ -185,6 +185,22 @@ def test_match_split_over_files_is_completed_not_duplicated(tmp_path: Path) -> N
     assert n == (len(matches), len(matches))
 
 
+def test_replay_in_the_parse_step_gives_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
+    """The speculative replay in the parse workers is an optimisation only: with it, without it,
+    and with chunks so small that most matches straddle two of them, the lake is the same."""
+    paths = [str(p) for p in logs]
+    with_spec = ingest(paths, tmp_path / "spec", workers=2)
+    without = ingest(paths, tmp_path / "plain", workers=2, speculate=False)
+    straddling = ingest(paths, tmp_path / "small", workers=2, chunk_lines=7)
+    assert without.speculative == 0
+    assert 0 < with_spec.speculative <= with_spec.matches == without.matches
+    assert 0 < straddling.speculative < with_spec.speculative
+    assert with_spec.statuses == without.statuses == straddling.statuses
+    want = snapshot(tmp_path / "plain")
+    assert_same(want, snapshot(tmp_path / "spec"))
+    assert_same(want, snapshot(tmp_path / "small"))
+
+
 def test_round_trip_log_parquet_log_is_byte_identical(tmp_path: Path, logs: list[Path]) -> None:
     lake = tmp_path / "lake"
     ingest([str(p) for p in logs], lake, workers=0)

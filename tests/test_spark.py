@@ -57,6 +57,7 @@ def spark() -> Iterator[Any]:
 def _summary(s: Any) -> dict[str, Any]:
     d = dict(s if isinstance(s, dict) else s.as_dict())
     d.pop("seconds", None)  # wall times differ
+    d.pop("speculative", None)  # Spark replays every match after the merge; the local run mostly while parsing
     return d
 
 
