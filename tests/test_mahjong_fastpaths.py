@@ -133,3 +133,32 @@ def test_state_replacer_is_dataclasses_replace() -> None:
 
     p = Plain(1, (2,))
     assert state_replacer(Plain)(p, b=(3,)) == Plain(1, (3,))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9))
+def test_generated_suit_table_is_the_reading(counts: list[int]) -> None:
+    """engine/mahjong/suit_ids.py (generated) gives every key the set `_key_id_computed` reads."""
+    from engine.mahjong import core, suit_ids
+
+    tab = suit_ids.table()
+    assert tab is not None and len(tab) == suit_ids.N_CELLS
+    if sum(counts) > suit_ids.MAX_TILES:
+        assert tab[core._base5(bytes(counts))] == suit_ids.MISSING
+        i = 0
+        while sum(counts) > suit_ids.MAX_TILES:  # and a key of the table made from it
+            counts[i % 9] = max(0, counts[i % 9] - 1)
+            i += 4
+    key = bytes(counts)
+    cell = tab[core._base5(key)]
+    assert suit_ids.SETS[cell] == core._SETS[core._key_id_computed(key)]
+    assert core._SETS[core._key_id(key)] == suit_ids.SETS[cell]
+
+
+def test_generated_suit_table_covers_every_key_once() -> None:
+    from engine.mahjong import suit_ids
+
+    tab = suit_ids.table()
+    assert tab is not None
+    assert len(tab) - tab.count(suit_ids.MISSING) == 405_350  # keys of 0..4 counts with at most 14 tiles
+    assert len(set(suit_ids.SETS)) == len(suit_ids.SETS) == max(b for b in tab if b != suit_ids.MISSING) + 1

@@ -55,7 +55,7 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from engine.tiles import N_KINDS, N_SUITED, RED
 
@@ -474,22 +474,59 @@ def _intern(opts: tuple[tuple[int, int, int], ...]) -> int:
 def _key_id(key: bytes) -> int:
     """Id of a suit key's (m, k, p) set (a 1-byte key is the plain 7z kind).
 
-    Tiles two or more empty places apart share no set or partial, so the suit is the merge of its
-    pieces between double gaps; each piece is read once (`_piece_id`)."""
+    A 9-count key of at most 14 tiles is read from the generated table (engine/mahjong/suit_ids.py);
+    anything else is computed (`_key_id_computed`)."""
     i = _KEY_ID.get(key)
     if i is None:
-        i = -1
-        for piece in key.split(b"\0\0"):
-            piece = piece.strip(b"\0")
-            if piece:
-                j = _PIECE_ID.get(piece)
-                if j is None:
-                    j = _piece_id(piece)
-                i = j if i < 0 else _merge(i, j)
-        if i < 0:
-            i = _piece_id(b"")
-        _KEY_ID[key] = i
+        if len(key) == 9 and max(key) <= 4:
+            tab, tid, _top = _TAB or _load_tab()
+            if tab is not None:
+                j = tab[_base5(key)]
+                if j != _MISSING:
+                    i = _KEY_ID[key] = tid[j]
+                    return i
+        i = _key_id_computed(key)
     return i
+
+
+def _key_id_computed(key: bytes) -> int:
+    """`_key_id` by reading the key: tiles two or more empty places apart share no set or partial,
+    so the suit is the merge of its pieces between double gaps; each piece is read once (`_piece_id`).
+    Stored in the key cache; never read from it (the tests compare it with the generated table)."""
+    i = -1
+    for piece in key.split(b"\0\0"):
+        piece = piece.strip(b"\0")
+        if piece:
+            j = _PIECE_ID.get(piece)
+            if j is None:
+                j = _piece_id(piece)
+            i = j if i < 0 else _merge(i, j)
+    if i < 0:
+        i = _piece_id(b"")
+    _KEY_ID[key] = i
+    return i
+
+
+_MISSING = 255
+_POW5 = tuple(5 ** (8 - i) for i in range(9))
+_TAB: list[Any] = []
+"""[the generated base-5 table of engine/mahjong/suit_ids.py or None, its set index → set id here,
+the most tiles of a key in it], filled on first use."""
+
+
+def _load_tab() -> list[Any]:
+    """Decode the generated table once and intern its sets (ids here may differ from its order)."""
+    if not _TAB:
+        from engine.mahjong import suit_ids
+
+        tab = suit_ids.table()
+        _TAB.extend((tab, tuple(_intern(s) for s in suit_ids.SETS) if tab is not None else (), suit_ids.MAX_TILES))
+    return _TAB
+
+
+def _base5(k: bytes) -> int:
+    """A 9-count key as a base-5 number (first count most significant): its index in the table."""
+    return ((((((((k[0] * 5 + k[1]) * 5 + k[2]) * 5 + k[3]) * 5 + k[4]) * 5 + k[5]) * 5 + k[6]) * 5 + k[7]) * 5) + k[8]
 
 
 _PIECE_ID: dict[bytes, int] = {}
@@ -638,13 +675,22 @@ def _profile(key: bytes) -> int:
     more tile there, −1 where no gain is possible: four held, or no neighbour within two places)."""
     kb = bytearray(key)
     ids = [_key_id(key)]
-    for i in range(9):
-        if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
-            kb[i] += 1
-            ids.append(_key_id(bytes(kb)))
-            kb[i] -= 1
-        else:
-            ids.append(-1)
+    tab, tid, top = _TAB or _load_tab()
+    if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) < top:
+        idx = _base5(key)  # every key one tile more is in the table: index + 5^(8 − i)
+        for i in range(9):
+            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
+                ids.append(tid[tab[idx + _POW5[i]]])
+            else:
+                ids.append(-1)
+    else:
+        for i in range(9):
+            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
+                kb[i] += 1
+                ids.append(_key_id(bytes(kb)))
+                kb[i] -= 1
+            else:
+                ids.append(-1)
     t = tuple(ids)
     j = _PROFILE_ID.get(t)
     if j is None:
@@ -717,38 +763,43 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     return min(reg, sp), (masks[0], masks[1], masks[2])
 
 
-_DPROF: dict[bytes, tuple[int, tuple[bytes, ...]]] = {}
-_DPROF_ID: dict[tuple[tuple[int, int, int], ...], int] = {}
-_DPROFS: list[tuple[tuple[int, int, int], ...]] = []
+_DPROF: dict[bytes, tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]]] = {}
+_DPROF_ID: dict[tuple[int, ...], int] = {}
+_DPROFS: list[tuple[int, ...]] = []
 _DREG: dict[int, tuple[int, ...]] = {}
 
 
-def _dprof(key: bytes) -> tuple[int, tuple[bytes, ...]]:
-    """Interned discard profile of a suit key: per held position (position, count, set id of the key
-    after one tile there is discarded), with those keys (for their draw profiles)."""
+def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]]:
+    """Discard profile of a suit key: (interned id of the set ids after each discard, the held
+    (position, count) pairs, the keys after each discard, their set ids), in position order."""
     kb = bytearray(key)
-    sig: list[tuple[int, int, int]] = []
+    held: list[tuple[int, int]] = []
     after: list[bytes] = []
+    ids: list[int] = []
+    tab, tid, top = _TAB or _load_tab()
+    idx = _base5(key) if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) <= top + 1 else -1
     for i in range(9):
         n = kb[i]
         if n:
             kb[i] = n - 1
             nk = bytes(kb)
             kb[i] = n
-            sig.append((i, n, _key_id(nk)))
+            j = _MISSING if idx < 0 else tab[idx - _POW5[i]]
+            ids.append(tid[j] if j != _MISSING else _key_id(nk))
+            held.append((i, n))
             after.append(nk)
-    t = tuple(sig)
-    j = _DPROF_ID.get(t)
-    if j is None:
-        j = _DPROF_ID[t] = len(_DPROFS)
+    t = tuple(ids)
+    d = _DPROF_ID.get(t)
+    if d is None:
+        d = _DPROF_ID[t] = len(_DPROFS)
         _DPROFS.append(t)
-    v = _DPROF[key] = (j, tuple(after))
+    v = _DPROF[key] = (d, tuple(held), tuple(after), t)
     return v
 
 
 def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
     """Regular shanten after each discard of a discard profile, the other suits being the set `other`."""
-    v = tuple(_final(_merge(other, j), n_melds) for _i, _n, j in _DPROFS[dp])
+    v = tuple(_final(_merge(other, j), n_melds) for j in _DPROFS[dp])
     _DREG[(((other << 24) | dp) << 3) | n_melds] = v
     return v
 
@@ -759,7 +810,7 @@ def _discard_scan(
     tuple[bytes, bytes, bytes],
     tuple[int, int, int],
     tuple[int, int, int],
-    list[tuple[int, tuple[bytes, ...]] | None],
+    list[tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]] | None],
     list[tuple[int, int, int, int, int, int]],
     int,
 ]:
@@ -793,7 +844,7 @@ def _discard_scan(
     dget = _DPROF.get
     rget = _DREG.get
     scan: list[tuple[int, int, int, int, int, int]] = []
-    profs: list[tuple[int, tuple[bytes, ...]] | None] = [None, None, None]
+    profs: list[tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]] | None] = [None, None, None]
     low = 99
     for s in range(3):
         key = keys[s]
@@ -808,7 +859,7 @@ def _discard_scan(
         if regs is None:
             regs = _dreg(other, dp[0], n_melds)
         base = 9 * s
-        for e, (i, n, _j) in enumerate(_DPROFS[dp[0]]):
+        for e, (i, n) in enumerate(dp[1]):
             reg = regs[e]
             sp = 6 - min(pairs0 - (n == 2 or n == 4), 7) if sp_on else 99
             sh = reg if reg < sp else sp
@@ -858,8 +909,8 @@ def discard_gains(
             continue
         dp = profs[s]
         assert dp is not None
-        nk = dp[1][e]
-        j = _DPROFS[dp[0]][e][2]
+        nk = dp[2][e]
+        j = dp[3][e]
         masks = [0, 0, 0]
         if reg <= sp:
             for o in range(3):
