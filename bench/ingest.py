@@ -7,7 +7,9 @@ Prints, for a log of at least `--events` events (simulated, see bench/_data.py, 
 - full ingest (store raw, parse + validate, dedup/conflicts, write events, replay every match,
   write every table, publish) in a fresh lake, events/s of wall time;
 - their ratio (goal ≥ 0.25) and the peak memory (max RSS) of the ingest, measured for a quarter
-  of the log and for the whole of it (bounded: it should not grow with the input).
+  of the log and for the whole of it (bounded: it should not grow with the input);
+- the CPU cost per event on one core of a bare parse, of the ingest's parse step and of the
+  parse step with the replay, and the ratio's ceiling they imply (W workers, nothing else paid).
 Each ingest runs in its own process so that its peak memory is its own.
 """
 
@@ -50,6 +52,37 @@ def bare_parse(path: Path) -> tuple[float, int]:
             json.loads(line)
             n += 1
     return time.perf_counter() - t, n
+
+
+def per_event_cpu(path: Path, lines: int = 50_000) -> tuple[float, float, float]:
+    """CPU µs per event on one core, for the first `lines` lines, of: a bare `json.loads`; the
+    ingest's parse step without replay (contract validation, canonical digest, Parquet); the
+    parse step with the replay of every whole match (what the ingest's workers do)."""
+    import itertools
+
+    from ingest.parse import split_lines
+    from ingest.pipeline import _chunks, parse_job
+
+    got = list(itertools.islice(split_lines(str(path)), lines))
+    chunks = list(_chunks(iter(got), 5000))
+    out = tempfile.mkdtemp(prefix="cpu-", dir=CACHE)
+    try:
+        c = time.process_time()
+        for _, raw, _ in got:
+            json.loads(raw)  # type: ignore[arg-type]
+        bare = time.process_time() - c
+        for chunk in chunks[:2]:  # imports, lazy tables, first validations
+            parse_job("bench", "bench.jsonl", 0, 0, chunk, out, True)
+        timed = []
+        for speculate in (False, True):
+            c = time.process_time()
+            for k, chunk in enumerate(chunks):
+                parse_job("bench", "bench.jsonl", 0, k, chunk, out, speculate)
+            timed.append(time.process_time() - c)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    n = len(got) / 1e6
+    return bare / n, timed[0] / n, timed[1] / n
 
 
 def run_ingest(path: Path, workers: int) -> dict:
@@ -98,6 +131,11 @@ def main() -> None:
           f"({full['matches']} matches replayed: {full['statuses']}, workers={args.workers})")  # fmt: skip
     print(f"  seconds per step: {full['steps']}; rejected lines: {full['rejected']}")
     print(f"ratio ingest / bare parse: {rate / parse_rate:.3f} (goal >= 0.25)")
+    bare_us, parse_us, replay_us = per_event_cpu(path)
+    print(f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
+          f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs")
+    print(f"ceiling of the ratio with {args.workers} workers and no other cost: "
+          f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}")
     for label, r in (("1/4 of the log", small), ("whole log", full)):
         print(f"peak memory, {label:15s}: main {r['rss_main_kb'] / 1024:7.0f} MB, largest worker "
               f"{r['rss_worker_kb'] / 1024:7.0f} MB ({r['events']} events)")  # fmt: skip
