@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
@@ -76,7 +77,7 @@ def choose_exchange(counts: Sequence[int]) -> list[int]:
 
 def unseen_counts(own: Sequence[int], visible: Sequence[int]) -> list[int]:
     """Copies of each kind this seat cannot see (live for it)."""
-    return [max(0, 4 - own[k] - visible[k]) for k in range(len(own))]
+    return [4 - a - b if a + b < 4 else 0 for a, b in zip(own, visible, strict=False)]
 
 
 def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Sequence[int]) -> int:
@@ -212,8 +213,15 @@ class _P:
         self.__dict__.update(payload)
 
 
+@cache
+def _sichuan_module() -> Any:
+    from engine.mahjong import sichuan  # imports this module: not at the top
+
+    return sichuan
+
+
 def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
-    from engine.mahjong import sichuan as sc
+    sc = _sichuan_module()
 
     if st.phase == "exchange":
         s = next(i for i in range(4) if st.exchange[i] is None)
@@ -235,7 +243,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
             for m in st.melds[s]:
                 if m.kind == "peng" and hand[m.tile]:
                     return {"type": "gang", "seat": s, "tile": tile_name(m.tile), "kind": "bu"}
-            for k in range(N_SUITED):
+            for k in range(N_SUITED) if 4 in hand else ():
                 if hand[k] == 4 and k // 9 != void:
                     after = list(hand)
                     after[k] = 0

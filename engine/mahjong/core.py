@@ -702,13 +702,29 @@ def _profile(key: bytes) -> int:
 
 def _gain_mask(rest: int, n_melds: int, profile: int) -> int:
     """9-bit mask of the positions where one more tile lowers the regular shanten of a suit with
-    this draw profile, the other suits being the interned set `rest`."""
+    this draw profile, the other suits being the interned set `rest` (each distinct set id once)."""
     ids = _PROFILES[profile]
-    now = _final(_merge(rest, ids[0]), n_melds)
+    mg = _MERGE.get
+    fg = _FINAL.get
+    seen: dict[int, int] = {}
+    now = -9
     m = 0
-    for i in range(9):
+    for i in range(-1, 9):
         j = ids[i + 1]
-        if j >= 0 and _final(_merge(rest, j), n_melds) < now:
+        if j < 0:
+            continue
+        v = seen.get(j)
+        if v is None:
+            x = mg((rest << _ID_BITS) | j)
+            if x is None:
+                x = _merge(rest, j)
+            v = fg((x << 3) | n_melds)
+            if v is None:
+                v = _final(x, n_melds)
+            seen[j] = v
+        if i < 0:
+            now = v
+        elif v < now:
             m |= 1 << i
     _GAIN[(((rest << 40) | profile) << 3) | n_melds] = m
     return m
@@ -799,8 +815,16 @@ def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], tuple[bytes, .
 
 def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
     """Regular shanten after each discard of a discard profile, the other suits being the set `other`."""
-    v = tuple(_final(_merge(other, j), n_melds) for j in _DPROFS[dp])
-    _DREG[(((other << 24) | dp) << 3) | n_melds] = v
+    mg = _MERGE.get
+    fg = _FINAL.get
+    out = []
+    for j in _DPROFS[dp]:
+        x = mg((other << _ID_BITS) | j)
+        if x is None:
+            x = _merge(other, j)
+        f = fg((x << 3) | n_melds)
+        out.append(_final(x, n_melds) if f is None else f)
+    v = _DREG[(((other << 24) | dp) << 3) | n_melds] = tuple(out)
     return v
 
 

@@ -838,13 +838,13 @@ class SichuanGame:
             if seat != k:
                 raise _bad("not_your_turn", f"SC-R12 seat {k} draws its replacement after its bu gang, not seat {seat}")
             st2 = self._pay_gang(replace(st2, stage="draw", turn=k, repl=True), g)
-            return self._draw_stage(replace(st2, offered=-1), "draw", seat, tile)
+            return self._draw_stage(st2, "draw", seat, tile)  # the draw clears `offered`
+        # the draw writes stage, turn, offered and hus itself: no intermediate copy
         if st.hus:
-            last = st.hus[-1]
-            return self._draw_stage(replace(st2, stage="draw", turn=_next_active(st2, last), repl=False, offered=-1, hus=()), "draw", seat, tile)
+            return self._draw_stage(st2, "draw", seat, tile, turn=_next_active(st2, st.hus[-1]), repl=False)
         if st.wall.remaining == 0:
             raise _bad("wrong_draw", "SC-R22 the wall is empty: no tile left to draw")
-        return self._draw_stage(replace(st2, stage="draw", turn=_next_active(st2, k), repl=False, offered=-1), "draw", seat, tile)
+        return self._draw_stage(st2, "draw", seat, tile, turn=_next_active(st2, k), repl=False)
 
     def _close_window(self, st: State) -> State:
         """SC-R17: every seat that could legally win the offered tile and did not is pass-locked."""
@@ -966,8 +966,11 @@ class SichuanGame:
 
     # ---- expected draws (SC-R16)
 
-    def _draw_stage(self, st: State, t: str, seat: int, tile: int) -> State:
-        s = st.turn
+    def _draw_stage(self, st: State, t: str, seat: int, tile: int, turn: int | None = None, repl: bool | None = None) -> State:
+        """The expected draw; `turn` / `repl` stand for the drawer and the replacement flag when the
+        closing claim window has not written them into `st` (one state copy instead of two)."""
+        s = st.turn if turn is None else turn
+        rp = st.repl if repl is None else repl
         if t in ("hu", "peng") or (t == "gang"):
             raise _bad("illegal_claim", f"SC-R7 {t} {tile_name(tile)} by seat {seat}: nothing is offered, seat {s} draws next")
         if seat != s:
@@ -976,7 +979,7 @@ class SichuanGame:
             raise _bad("illegal_move", f"SC-R16 seat {s} must draw before it {t}s")
         if st.wall.remaining < 1:
             raise _bad("wrong_draw", "SC-R22 the wall is empty: no tile left to draw")
-        from_tail = st.repl and st.rules.replacement_from == "tail"
+        from_tail = rp and st.rules.replacement_from == "tail"
         want = st.wall.peek(from_tail)
         if tile != want:
             where = "tail" if from_tail else "head"
@@ -998,7 +1001,8 @@ class SichuanGame:
             offered=-1,
             gsp_gang=None,
             dealer_first_discard=False,
-            last_gang=st.last_gang if st.repl else None,
+            last_gang=st.last_gang if rp else None,
+            repl=rp,
             first_draw=first,
         )
 
