@@ -162,3 +162,18 @@ def test_generated_suit_table_covers_every_key_once() -> None:
     assert tab is not None
     assert len(tab) - tab.count(suit_ids.MISSING) == 405_350  # keys of 0..4 counts with at most 14 tiles
     assert len(set(suit_ids.SETS)) == len(suit_ids.SETS) == max(b for b in tab if b != suit_ids.MISSING) + 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3), st.booleans())
+def test_anshun_first_ready_discard_is_its_definition(seed: int, melds: int, ready: bool) -> None:
+    from engine.mahjong.anshun import first_ready_discard, first_ready_discard_plain
+
+    rng = random.Random(seed)
+    c = _ready_hand(rng, melds) if ready else _hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
+    c[rng.randrange(27)] += 0 if sum(c) == 14 - 3 * melds else 1  # a 14-tile hand: one more tile
+    while max(c) > 4:
+        c[c.index(5)] -= 1
+        c[rng.randrange(27)] += 1
+    hand = (*c, 0)  # Anshun hands have the 28th (7z) count, always 0
+    assert first_ready_discard(hand, melds) == first_ready_discard_plain(hand, melds)

@@ -35,7 +35,7 @@ from pydantic import Field
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
-from engine.mahjong.core import SEQ, decompose, is_seven_pairs, is_standard_win, meld_counts, waits
+from engine.mahjong.core import SEQ, decompose, discard_shanten, is_seven_pairs, is_standard_win, meld_counts, waits
 from engine.mahjong.hongzhong import parse_melds
 from engine.tiles import N_KINDS, N_SUITED, parse_hand, tile_id, tile_name, tile_names
 
@@ -107,6 +107,25 @@ def evaluate(counts: Counts, meld_tiles: tuple[int, ...]) -> tuple[str, int] | N
     if not readings:
         return None
     return max((_best(f) for f in readings), key=lambda x: x[1])
+
+
+def _ready_after(hand: Counts, n_melds: int, k: int) -> bool:
+    h = list(hand)
+    h[k] -= 1
+    return bool(waits(tuple(h), n_melds, seven_pairs=True))
+
+
+def first_ready_discard(hand: Counts, n_melds: int) -> int | None:
+    """The first kind (in kind order) whose discard leaves the hand ready (天听 for the bot), or None.
+
+    Only a discard of shanten 0 can (a wait completes a win), so one shanten scan
+    (`core.discard_shanten`) picks the few discards whose waits are checked."""
+    return next((k for k, sh in discard_shanten(hand, n_melds) if sh <= 0 and k < N_SUITED and _ready_after(hand, n_melds, k)), None)
+
+
+def first_ready_discard_plain(hand: Counts, n_melds: int) -> int | None:
+    """`first_ready_discard` by its definition: the waits after every discard."""
+    return next((k for k in range(N_SUITED) if hand[k] and _ready_after(hand, n_melds, k)), None)
 
 
 def yaobai_set(flip: int, mode: str) -> tuple[int, ...]:
@@ -362,7 +381,7 @@ class Anshun(ClaimGame):
             return
         if s.ting_pending != j and not (s.rules.tian_ting and not s.has_discarded[j] and not s.any_claim):
             return
-        ready = next((k for k in range(N_SUITED) if s.hands[j][k] and self._ready_after(s, j, k)), None)
+        ready = first_ready_discard(s.hands[j], len(s.melds[j]))
         if ready is None:
             return
         if s.ting_pending == j:
@@ -370,10 +389,6 @@ class Anshun(ClaimGame):
         else:
             yield {"type": "ting", "seat": j}
 
-    def _ready_after(self, s: Table, j: int, k: int) -> bool:
-        h = list(s.hands[j])
-        h[k] -= 1
-        return bool(waits(tuple(h), len(s.melds[j]), seven_pairs=True))
 
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
