@@ -480,8 +480,11 @@ class SichuanGame:
         return new
 
     def _apply(self, state: State, event: AnyEvent) -> State:
-        st = replace(state, seq=event.seq)
         t = event.type
+        seq = event.seq
+        # a discard or a draw (most events) writes `seq` in its one state copy (`_act`, `_draw_stage`):
+        # no other path of theirs reads it; every other event starts from a copy with its seq
+        st = state if t == "discard" or t == "draw" else replace(state, seq=seq)
         if st.phase == "end":
             raise _bad("after_end", f"SC-R21/R22 {t} after the hand ended")
         if t == "exchange":
@@ -499,10 +502,10 @@ class SichuanGame:
         if tile >= N_SUITED:
             raise _bad("not_in_hand", f"SC-C1 {event.tile} does not exist in Sichuan mahjong")  # type: ignore[union-attr]
         if st.stage == "act":
-            return self._act(st, t, seat, tile, getattr(event, "kind", None))
+            return self._act(st, t, seat, tile, getattr(event, "kind", None), seq)
         if st.stage in ("window", "rob"):
-            return self._window(st, t, seat, tile, getattr(event, "kind", None))
-        return self._draw_stage(st, t, seat, tile)
+            return self._window(st, t, seat, tile, getattr(event, "kind", None), seq)
+        return self._draw_stage(st, t, seat, tile, seq)
 
     # ---- exchange / dingque
 
@@ -547,7 +550,7 @@ class SichuanGame:
 
     # ---- PLAY: the seat to act (SC-R5)
 
-    def _act(self, st: State, t: str, seat: int, tile: int, kind: str | None) -> State:
+    def _act(self, st: State, t: str, seat: int, tile: int, kind: str | None, seq: int) -> State:
         s = st.turn
         if t in ("peng",) or (t == "gang" and kind == "zhi") or (t == "hu" and seat != s):
             raise _bad("illegal_claim", f"SC-R7 {t} {tile_name(tile)} by seat {seat}: no discard or kong tile is offered, seat {s} is to act")
@@ -594,6 +597,7 @@ class SichuanGame:
                 repl=False,
                 gsp_gang=gsp,
                 dealer_first_discard=dealer_first,
+                seq=seq,
             )
             if st2.wall.remaining == 0 and not any(self._can_claim_win(st2, j) for j in self._order(st2)):
                 return self._exhaust(st2)  # SC-R22: the last discard nobody can win ends the hand
@@ -780,7 +784,7 @@ class SichuanGame:
             out = out[:1]
         return out
 
-    def _window(self, st: State, t: str, seat: int, tile: int, kind: str | None) -> State:
+    def _window(self, st: State, t: str, seat: int, tile: int, kind: str | None, seq: int) -> State:
         k = st.turn
         d = st.offered
         robbing = st.stage == "rob"
@@ -838,13 +842,13 @@ class SichuanGame:
             if seat != k:
                 raise _bad("not_your_turn", f"SC-R12 seat {k} draws its replacement after its bu gang, not seat {seat}")
             st2 = self._pay_gang(replace(st2, stage="draw", turn=k, repl=True), g)
-            return self._draw_stage(st2, "draw", seat, tile)  # the draw clears `offered`
+            return self._draw_stage(st2, "draw", seat, tile, seq)  # the draw clears `offered`
         # the draw writes stage, turn, offered and hus itself: no intermediate copy
         if st.hus:
-            return self._draw_stage(st2, "draw", seat, tile, turn=_next_active(st2, st.hus[-1]), repl=False)
+            return self._draw_stage(st2, "draw", seat, tile, seq, turn=_next_active(st2, st.hus[-1]), repl=False)
         if st.wall.remaining == 0:
             raise _bad("wrong_draw", "SC-R22 the wall is empty: no tile left to draw")
-        return self._draw_stage(st2, "draw", seat, tile, turn=_next_active(st2, k), repl=False)
+        return self._draw_stage(st2, "draw", seat, tile, seq, turn=_next_active(st2, k), repl=False)
 
     def _close_window(self, st: State) -> State:
         """SC-R17: every seat that could legally win the offered tile and did not is pass-locked."""
@@ -966,7 +970,7 @@ class SichuanGame:
 
     # ---- expected draws (SC-R16)
 
-    def _draw_stage(self, st: State, t: str, seat: int, tile: int, turn: int | None = None, repl: bool | None = None) -> State:
+    def _draw_stage(self, st: State, t: str, seat: int, tile: int, seq: int, turn: int | None = None, repl: bool | None = None) -> State:
         """The expected draw; `turn` / `repl` stand for the drawer and the replacement flag when the
         closing claim window has not written them into `st` (one state copy instead of two)."""
         s = st.turn if turn is None else turn
@@ -1004,6 +1008,7 @@ class SichuanGame:
             last_gang=st.last_gang if rp else None,
             repl=rp,
             first_draw=first,
+            seq=seq,
         )
 
     # ---- end of hand (SC-R22, SC-S7..S9)
