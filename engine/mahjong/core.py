@@ -678,11 +678,13 @@ def _profile(key: bytes) -> int:
     tab, tid, top = _TAB or _load_tab()
     if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) < top:
         idx = _base5(key)  # every key one tile more is in the table: index + 5^(8 − i)
+        nz = 0
         for i in range(9):
-            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
-                ids.append(tid[tab[idx + _POW5[i]]])
-            else:
-                ids.append(-1)
+            if key[i]:
+                nz |= 1 << i
+        near = nz | nz << 1 | nz << 2 | nz >> 1 | nz >> 2  # bit i: a tile within two places of i
+        for i in range(9):
+            ids.append(tid[tab[idx + _POW5[i]]] if key[i] < 4 and near >> i & 1 else -1)
     else:
         for i in range(9):
             if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):

@@ -41,7 +41,7 @@ from pydantic import Field, field_validator
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
 from engine.mahjong import bot as mjbot
-from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, shanten
+from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, shanten, waits
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
@@ -254,12 +254,8 @@ def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
     if m is None:
         m = 0
         if shanten(hand, n_melds) <= 0:
-            c = bytearray(hand)
-            for t in range(N_SUITED):
-                c[t] += 1
-                if is_win(c, n_melds):
-                    m |= 1 << t
-                c[t] -= 1
+            for t in waits(hand, n_melds):  # = is_win(hand + t) (5 copies never win)
+                m |= 1 << t
         if len(_WIN_MASK) >= 50_000:
             _WIN_MASK.clear()
         _WIN_MASK[key] = m
