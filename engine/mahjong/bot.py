@@ -213,6 +213,10 @@ class _P:
         self.__dict__.update(payload)
 
 
+_ORDERS = tuple(tuple((k + i) % 4 for i in range(1, 4)) for k in range(4))
+"""The seats after seat k in turn order (claims, SC-R7)."""
+
+
 @cache
 def _sichuan_module() -> Any:
     from engine.mahjong import sichuan  # imports this module: not at the top
@@ -257,7 +261,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
     if st.stage in ("window", "rob"):
         k = st.turn
         d = st.offered
-        order = [(k + i) % 4 for i in range(1, 4)]
+        order = _ORDERS[k]
         start = order.index(st.hus[-1]) + 1 if st.hus else 0
         if st.rules.yi_pao_duo_xiang or not st.hus:
             for j in order[start:]:
@@ -265,9 +269,11 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                     return {"type": "hu", "seat": j, "tile": tile_name(d)}
         if st.stage == "window" and not st.hus and st.wall.remaining > 0:
             for j in order:
+                h = st.hands[j]
+                if h[d] < 2:
+                    continue  # neither a gang nor a peng (the tests below are pure)
                 if not sc._active(st, j) or d // 9 == st.void[j]:
                     continue
-                h = st.hands[j]
                 nm = len(st.melds[j])
                 if h[d] == 3 and not sc._locked(st, j):
                     after = list(h)

@@ -402,6 +402,7 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
 # ---------------------------------------------------------------- the game
 
 
+_UNSET = object()
 _EVENT_FIELDS = ("seq", "type", "seat", "tile", "kind", "tiles", "direction", "suit")
 
 
@@ -417,6 +418,7 @@ class SichuanGame:
         self.id = game_id
         self.xueliu = xueliu
         self._last: tuple[Any, ...] = ()  # (state, event key, result) of the last apply
+        self._claims: tuple[Any, list[Any]] = (None, [])  # (state, per seat `_can_claim_win`) of the last state asked
 
     # ------------------------------------------------------------ setup
 
@@ -757,7 +759,25 @@ class SichuanGame:
         )
 
     def _can_claim_win(self, st: State, j: int, ignore_lock: bool = False) -> Score | None:
-        """SC-R8/R13 including the pass lock (SC-R17) unless ignored."""
+        """SC-R8/R13 including the pass lock (SC-R17) unless ignored.
+
+        A pure function of (state, seat): with the lock, the answers for the last state asked are
+        kept (the bot asks for every seat, then the reducer closing that window asks again; callers
+        only test the answer against None or read its `fan`)."""
+        if not ignore_lock:
+            memo = self._claims
+            if memo[0] is st:
+                got = memo[1][j]
+                if got is not _UNSET:
+                    return got  # type: ignore[no-any-return]
+            else:
+                memo = self._claims = (st, [_UNSET, _UNSET, _UNSET, _UNSET])
+            sc = self._can_claim_win_now(st, j, False)
+            memo[1][j] = sc
+            return sc
+        return self._can_claim_win_now(st, j, True)
+
+    def _can_claim_win_now(self, st: State, j: int, ignore_lock: bool) -> Score | None:
         if st.stage == "rob" and not st.rules.rob_gang:
             return None
         sc = self._claim_score(st, j, st.offered)
