@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
@@ -199,18 +200,12 @@ def sichuan_action(game: SichuanGame, st: State, rng: random.Random) -> dict[str
     """The next event a decent Sichuan player (or the system) logs."""
     try:
         ev = _sichuan_choice(game, st, rng)
-        game.apply(st, _P(st.seq + 1, ev))  # type: ignore[arg-type]
+        game.apply(st, SimpleNamespace(seq=st.seq + 1, **ev))  # type: ignore[arg-type]
         return ev
     except Illegal:
         legal = game.legal_actions(st)
         pref = [a for a in legal if a["type"] in ("hu", "draw", "discard")] or legal
         return pref[0]
-
-
-class _P:
-    def __init__(self, seq: int, payload: dict[str, Any]) -> None:
-        self.seq = seq
-        self.__dict__.update(payload)
 
 
 _ORDERS = tuple(tuple((k + i) % 4 for i in range(1, 4)) for k in range(4))

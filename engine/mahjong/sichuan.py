@@ -34,7 +34,7 @@ import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, field_validator
 
@@ -214,8 +214,9 @@ def _forced(st: State) -> bool:
 # ---------------------------------------------------------------- fans (SC-H3..H8)
 
 
-@dataclass(frozen=True, slots=True)
-class Situation:
+class Situation(NamedTuple):
+    """The win's circumstances (SC-H4): a named tuple, so the score memo hashes it in C."""
+
     zi_mo: bool = False
     gang_shang_hua: bool = False
     gang_shang_pao: bool = False
@@ -225,8 +226,9 @@ class Situation:
     di_hu: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
+    """A win's price (SC-H8); a named tuple (cheap to copy out of the memo)."""
+
     fan: int  # uncapped F
     capped: int  # F'
     multiplier: int

@@ -51,9 +51,16 @@ def _day(days: int) -> str:
 
 
 def _ts(index: int, seq: int) -> str:
-    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (the date cached)."""
+    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (date and time of
+    day cached: a time of day is a multiple of 3 s, at most 28,800 strings)."""
     days, sec = divmod(index * 600 + seq * 3, 86400)
-    return f"{_day(days)}T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
+    hms = _HMS.get(sec)
+    if hms is None:
+        hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
+    return _day(days) + hms
+
+
+_HMS: dict[int, str] = {}
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
