@@ -94,6 +94,10 @@ class Table:
 replace = state_replacer(Table)  # `dataclasses.replace`, fast for the ~30-field Table
 
 
+_KEY_FIELDS = ("seq", "type", "seat", "tile", "kind")
+"""The event fields the last-apply memo compares."""
+
+
 def _ev(seq: int, **kw: Any) -> SimpleNamespace:
     return SimpleNamespace(seq=seq, **kw)
 
@@ -207,8 +211,7 @@ class ClaimGame:
     def apply(self, s: Table, ev: Any) -> Table:
         """The reducer. Pure, so the last result is returned again for the same state object and
         an equal event."""
-        get = ev.__dict__.get
-        key = (get("seq"), get("type"), get("seat"), get("tile"), get("kind"))
+        key = tuple(map(ev.__dict__.get, _KEY_FIELDS))
         last = self._last
         if last and last[0] is s and last[1] == key:
             return last[2]  # type: ignore[no-any-return]

@@ -94,10 +94,23 @@ class Wall:
         return self.peek_tail() if from_tail else self.peek_head()
 
     def draw(self, from_tail: bool = False) -> tuple[int, Wall]:
-        """(kind drawn, wall after). The caller checks `remaining > 0`."""
+        """(kind drawn, wall after). The caller checks `remaining > 0`. The new wall is built
+        slot by slot (a frozen dataclass's `__init__` costs three generic attribute writes)."""
+        w = _new_wall(Wall)
+        _wall_tiles(w, self.tiles)
         if from_tail:
-            return self.tiles[self.tail - 1], Wall(self.tiles, self.head, self.tail - 1)
-        return self.tiles[self.head], Wall(self.tiles, self.head + 1, self.tail)
+            _wall_head(w, self.head)
+            _wall_tail(w, self.tail - 1)
+            return self.tiles[self.tail - 1], w
+        _wall_head(w, self.head + 1)
+        _wall_tail(w, self.tail)
+        return self.tiles[self.head], w
+
+
+_new_wall = object.__new__
+_wall_tiles = Wall.tiles.__set__  # type: ignore[attr-defined]
+_wall_head = Wall.head.__set__  # type: ignore[attr-defined]
+_wall_tail = Wall.tail.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

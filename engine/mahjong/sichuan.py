@@ -470,8 +470,7 @@ class SichuanGame:
         if d is None:
             key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
         else:
-            get = d.get
-            key = (get("seq"), get("type"), get("seat"), get("tile"), get("kind"), get("tiles"), get("direction"), get("suit"))
+            key = tuple(map(d.get, _EVENT_FIELDS))
         last = self._last
         if last and last[0] is state and last[1] == key:
             return last[2]  # type: ignore[no-any-return]
