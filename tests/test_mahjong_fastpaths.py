@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mahjong import bot
-from engine.mahjong.core import Meld, Wall, discard_gains, discard_gains_plain, discard_shanten, is_win, shanten
+from engine.mahjong.core import Meld, Wall, discard_gains, discard_gains_plain, discard_shanten, is_win, shanten, waits
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.sichuan import SichuanRules, State, win_mask
 
@@ -177,3 +177,23 @@ def test_anshun_first_ready_discard_is_its_definition(seed: int, melds: int, rea
         c[rng.randrange(27)] += 1
     hand = (*c, 0)  # Anshun hands have the 28th (7z) count, always 0
     assert first_ready_discard(hand, melds) == first_ready_discard_plain(hand, melds)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 4), st.booleans(), st.booleans())
+def test_decompose_is_its_one_pass_definition(seed: int, melds: int, red: bool, one_suit: bool) -> None:
+    from engine.mahjong.core import decompose, decompose_plain
+
+    rng = random.Random(seed)
+    if one_suit:  # 清一色-like hands: many splits in one suit
+        c = _hand(rng, 14 - 3 * melds, (rng.randrange(3),))
+    else:
+        c = _ready_hand(rng, melds) + [0]
+        ws = waits(c, melds)  # mostly a winning tile, sometimes any tile (a near miss)
+        c[rng.choice(ws) if ws and rng.random() < 0.8 else rng.choice([t for t in range(27) if c[t] < 4])] += 1
+    if red and melds < 4 and c[27] == 0:  # a 7z triplet instead of three other tiles
+        for _ in range(3):
+            c[rng.choice([k for k in range(27) if c[k]])] -= 1
+        c[27] = 3
+    assert decompose(c, melds) == decompose_plain(c, melds)
+    assert decompose(bytes(c), melds) == decompose(tuple(c), melds)
