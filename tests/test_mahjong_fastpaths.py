@@ -197,3 +197,59 @@ def test_decompose_is_its_one_pass_definition(seed: int, melds: int, red: bool, 
         c[27] = 3
     assert decompose(c, melds) == decompose_plain(c, melds)
     assert decompose(bytes(c), melds) == decompose(tuple(c), melds)
+
+
+def test_simulator_events_are_the_models() -> None:
+    """engine/sim/simulate._event (the model's validator on the same data) == the model call."""
+    import pytest
+    from pydantic import ValidationError
+
+    from engine.sim.simulate import _event, _ts
+    from events.models import EVENT_TYPES
+
+    payloads = [
+        {"type": "draw", "seat": 1, "tile": "5m"},
+        {"type": "discard", "seat": 0, "tile": "9s"},
+        {"type": "peng", "seat": 3, "tile": "1p"},
+        {"type": "gang", "seat": 2, "tile": "7z", "kind": "bu"},
+        {"type": "hu", "seat": 1, "tile": "4p"},
+        {"type": "exchange", "seat": 0, "tiles": ["1m", "2m", "3m"]},
+        {"type": "exchange_direction", "direction": "opposite"},
+        {"type": "dingque", "seat": 3, "suit": "p"},
+        {"type": "play", "seat": 1, "cards": ["3h", "3s"]},
+        {"type": "settled", "deltas": [1, -1, 0, 0]},
+    ]
+    for p in payloads:
+        got = _event("sim-x-3-000007", 12, 7, p)
+        want = EVENT_TYPES[p["type"]](match_id="sim-x-3-000007", seq=12, ts=_ts(7, 12), **p)
+        assert got == want and type(got) is type(want)
+        assert list(got.__dict__) == list(want.__dict__) and got.__pydantic_fields_set__ == want.__pydantic_fields_set__
+        assert got.canonical_dict() == want.canonical_dict()
+    with pytest.raises(ValidationError):
+        _event("sim-x-3-000007", 12, 7, {"type": "draw", "seat": 9, "tile": "5m"})  # seat out of range
+    with pytest.raises(ValidationError):
+        _event("sim-x-3-000007", 12, 7, {"type": "discard", "seat": 0, "tile": "0m"})  # no such tile
+    with pytest.raises(KeyError):
+        _event("sim-x-3-000007", 12, 7, {"type": "no_such_event"})
+    with pytest.raises(TypeError):
+        _event("sim-x-3-000007", 12, 7, {"type": "draw", "seat": 0, "tile": "5m", "seq": 3})
+
+
+def test_sichuan_unseen_is_unseen_counts() -> None:
+    """The bot's one-pass live-tile count == unseen_counts(hand, _visible(state)) at every turn."""
+    from engine.mahjong.bot import _unseen, _visible, unseen_counts
+    from engine.registry import get_game
+    from engine.sim.simulate import simulate_match
+
+    for game_id in ("sichuan_xuezhan", "sichuan_xueliu"):
+        game = get_game(game_id)
+        events = simulate_match(game_id, None, seed=11, index=3, chain=False)
+        state = game.start(events[0], events[1], game.parse_rules({}))
+        turns = 0
+        for ev in events[2:-1]:
+            if state.stage == "act":
+                s = state.turn
+                assert _unseen(state, s) == unseen_counts(state.hands[s], _visible(state))
+                turns += 1
+            state = game.apply(state, ev)
+        assert turns > 10

@@ -196,6 +196,21 @@ def _visible(st: State) -> list[int]:
     return v
 
 
+def _unseen(st: State, s: int) -> list[int]:
+    """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
+    u = [4 - x for x in st.hands[s]]
+    for ms in st.melds:
+        for m in ms:
+            u[m.tile] -= m.size
+    for ds in st.discards:
+        for k in ds:
+            u[k] -= 1
+    for ws in st.wins:
+        for k in ws:
+            u[k] -= 1
+    return [x if x > 0 else 0 for x in u]
+
+
 def sichuan_action(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
     """The next event a decent Sichuan player (or the system) logs."""
     try:
@@ -250,8 +265,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                         return {"type": "gang", "seat": s, "tile": tile_name(k), "kind": "an"}
         if sc._locked(st, s):
             return {"type": "discard", "seat": s, "tile": tile_name(st.drawn)}
-        unseen = unseen_counts(hand, _visible(st))
-        k = choose_discard(hand, n_melds, void, unseen)
+        k = choose_discard(hand, n_melds, void, _unseen(st, s))
         return {"type": "discard", "seat": s, "tile": tile_name(k)}
     if st.stage in ("window", "rob"):
         k = st.turn

@@ -64,8 +64,21 @@ _HMS: dict[int, str] = {}
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
-    model = EVENT_TYPES[payload["type"]]
-    return model(match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
+    """The validated event: `Model(match_id=…, seq=…, ts=…, **payload)`, through the model's own
+    validator with the same data (no keyword repacking; the same event, checks and errors:
+    tests/test_mahjong_fastpaths.py compares them)."""
+    t = payload["type"]
+    validate = _VALIDATE.get(t)
+    if validate is None:
+        validate = _VALIDATE[t] = EVENT_TYPES[t].__pydantic_validator__.validate_python  # KeyError: unknown type
+    if "match_id" in payload or "seq" in payload or "ts" in payload:  # the model call's TypeError
+        return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
+    data = {"match_id": match_id, "seq": seq, "ts": _ts(index, seq)}
+    data.update(payload)
+    return validate(data)  # type: ignore[no-any-return]
+
+
+_VALIDATE: dict[str, Any] = {}
 
 
 _RULES: dict[tuple[str, str], Any] = {}
