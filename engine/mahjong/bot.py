@@ -112,15 +112,21 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
         return pick
     # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
     # only for the minimal ones (core.discard_gains): the others cannot win the comparison
+    # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
+    live = (unseen[0:9], unseen[9:18], unseen[18:27])
+    sums: dict[int, int] = {}
     for k, _sh, masks in discard_gains(counts, n_melds):
         if masks is None:
             continue
         uk = 0
         for s in range(3):
-            if s != void and masks[s]:
-                b = 9 * s
-                for i in mask_bits(masks[s]):
-                    uk += unseen[b + i]
+            m = masks[s]
+            if m and s != void:
+                key = m << 2 | s
+                v = sums.get(key)
+                if v is None:
+                    v = sums[key] = sum(map(live[s].__getitem__, mask_bits(m)))
+                uk += v
         if uk > best_uk:
             pick, best_uk, tail = k, uk, None
         elif uk == best_uk:
