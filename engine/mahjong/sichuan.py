@@ -264,25 +264,30 @@ def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
     return m
 
 
+_YAO_JIU = tuple(k for k in range(N_SUITED) if k % 9 in (0, 8))
+_NOT_258 = tuple(k for k in range(N_SUITED) if k % 9 not in (1, 4, 7))
+
+
 def interpretation_props(conc: Sequence[int], melds: Sequence[Meld], win_tile: int) -> list[dict[str, int]]:
     """Shape properties (SC-H3) of every interpretation (SC-H2) of a winning hand; [] if none."""
-    total = [a + b for a, b in zip(conc, meld_counts(melds), strict=True)]
-    suits = {k // 9 for k in range(N_SUITED) if total[k]}
-    fours = sum(1 for k in range(N_SUITED) if total[k] == 4)
+    total = [a + b for a, b in zip(conc, meld_counts(melds), strict=True)] if melds else list(conc)
+    suited = total[:N_SUITED]
+    n_suits = (1 if any(suited[0:9]) else 0) + (1 if any(suited[9:18]) else 0) + (1 if any(suited[18:27]) else 0)
+    fours = suited.count(4)
     gangs = sum(1 for m in melds if m.is_gang)
     common = {
-        "qing": int(len(suits) == 1),
+        "qing": int(n_suits == 1),
         "fours": fours,
         "four": int(fours > 0),
         "nofour": int(fours == 0),
         "gang": gangs,
         "gen": fours - gangs,
-        "duan_yao_jiu": int(not any(total[k] for k in range(N_SUITED) if k % 9 in (0, 8))),
+        "duan_yao_jiu": int(not any(suited[k] for k in _YAO_JIU)),
         "melds4": int(len(melds) == 4),
     }
     out: list[dict[str, int]] = []
     meld_yao = all(m.tile % 9 in (0, 8) for m in melds)
-    all258 = all(total[k] == 0 or k % 9 in (1, 4, 7) for k in range(N_SUITED))
+    all258 = not any(suited[k] for k in _NOT_258)
     for sp in decompose(conc, len(melds)):
         seqs = [f for kind, f in sp.sets if kind == SEQ]
         dui = not seqs
