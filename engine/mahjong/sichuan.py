@@ -243,14 +243,18 @@ def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> boo
 
 
 _WIN_MASK: dict[tuple[tuple[int, ...], int], int] = {}
+_WIN_MASK_ID: dict[int, tuple[tuple[int, ...], int, int]] = {}
 
 
 def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
     """Bit t set iff `is_win(hand + t, n_melds)` (t < 27): the kinds that complete the shape.
 
     Memoised per (hand, melds): a seat's hand is checked against every discard until it changes,
-    by the bot and by the reducer. Only a ready hand (shanten 0) can complete, so the others cost one
-    shanten look-up."""
+    by the bot and by the reducer; first by the hand object itself (its id, the entry holding it), then
+    by value. Only a ready hand (shanten 0) can complete, so the others cost one shanten look-up."""
+    e = _WIN_MASK_ID.get(id(hand))
+    if e is not None and e[0] is hand and e[1] == n_melds:
+        return e[2]  # type: ignore[no-any-return]
     key = (hand, n_melds)
     m = _WIN_MASK.get(key)
     if m is None:
@@ -261,6 +265,9 @@ def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
         if len(_WIN_MASK) >= 50_000:
             _WIN_MASK.clear()
         _WIN_MASK[key] = m
+    if len(_WIN_MASK_ID) >= 50_000:
+        _WIN_MASK_ID.clear()
+    _WIN_MASK_ID[id(hand)] = (hand, n_melds, m)  # the entry keeps `hand` alive: its id stays its own
     return m
 
 
@@ -770,6 +777,9 @@ class SichuanGame:
         A pure function of (state, seat): with the lock, the answers for the last state asked are
         kept (the bot asks for every seat, then the reducer closing that window asks again; callers
         only test the answer against None or read its `fan`)."""
+        off = st.offered
+        if off >= 0 and not win_mask(st.hands[j], len(st.melds[j])) >> off & 1:
+            return None  # not even a shape win: every path below answers None
         if not ignore_lock:
             memo = self._claims
             if memo[0] is st:
