@@ -781,32 +781,42 @@ def _profile(key: bytes) -> int:
     return j
 
 
+_FM: dict[int, dict[int, int]] = {}
+"""(rest set id, melds) → {suit set id: regular shanten of rest merged with it}: one look-up where a
+merge and a final would be two (the rows of `_gain_mask` and `_dreg`)."""
+
+
+def _fm_row(rest: int, n_melds: int) -> dict[int, int]:
+    row = _FM[(rest << 3) | n_melds] = {}
+    return row
+
+
+def _fm_fill(row: dict[int, int], rest: int, j: int, n_melds: int) -> int:
+    v = row[j] = _final(_merge(rest, j), n_melds)
+    return v
+
+
 def _gain_mask(rest: int, n_melds: int, profile: int) -> int:
     """9-bit mask of the positions where one more tile lowers the regular shanten of a suit with
-    this draw profile, the other suits being the interned set `rest` (each distinct set id once)."""
+    this draw profile, the other suits being the interned set `rest`."""
     ids = _PROFILES[profile]
-    mg = _MERGE.get
-    fg = _FINAL.get
-    seen: dict[int, int] = {}
-    now = -9
+    row = _FM.get((rest << 3) | n_melds)
+    if row is None:
+        row = _fm_row(rest, n_melds)
+    get = row.get
+    j = ids[0]
+    now = get(j)
+    if now is None:
+        now = _fm_fill(row, rest, j, n_melds)
     m = 0
-    for i in range(-1, 9):
+    for i in range(9):
         j = ids[i + 1]
-        if j < 0:
-            continue
-        v = seen.get(j)
-        if v is None:
-            x = mg((rest << _ID_BITS) | j)
-            if x is None:
-                x = _merge(rest, j)
-            v = fg((x << 3) | n_melds)
+        if j >= 0:
+            v = get(j)
             if v is None:
-                v = _final(x, n_melds)
-            seen[j] = v
-        if i < 0:
-            now = v
-        elif v < now:
-            m |= 1 << i
+                v = _fm_fill(row, rest, j, n_melds)
+            if v < now:
+                m |= 1 << i
     _GAIN[(((rest << 40) | profile) << 3) | n_melds] = m
     return m
 
@@ -896,15 +906,14 @@ def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], tuple[bytes, .
 
 def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
     """Regular shanten after each discard of a discard profile, the other suits being the set `other`."""
-    mg = _MERGE.get
-    fg = _FINAL.get
+    row = _FM.get((other << 3) | n_melds)
+    if row is None:
+        row = _fm_row(other, n_melds)
+    get = row.get
     out = []
     for j in _DPROFS[dp]:
-        x = mg((other << _ID_BITS) | j)
-        if x is None:
-            x = _merge(other, j)
-        f = fg((x << 3) | n_melds)
-        out.append(_final(x, n_melds) if f is None else f)
+        f = get(j)
+        out.append(_fm_fill(row, other, j, n_melds) if f is None else f)
     v = _DREG[(((other << 24) | dp) << 3) | n_melds] = tuple(out)
     return v
 
