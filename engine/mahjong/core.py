@@ -870,38 +870,43 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     return min(reg, sp), (masks[0], masks[1], masks[2])
 
 
-_DPROF: dict[bytes, tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]]] = {}
+_DPROF: dict[bytes, tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]]] = {}
 _DPROF_ID: dict[tuple[int, ...], int] = {}
 _DPROFS: list[tuple[int, ...]] = []
 _DREG: dict[int, tuple[int, ...]] = {}
 
 
-def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]]:
+def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]]:
     """Discard profile of a suit key: (interned id of the set ids after each discard, the held
-    (position, count) pairs, the keys after each discard, their set ids), in position order."""
-    kb = bytearray(key)
+    (position, count) pairs, the keys after each discard (made when first needed: `_after_key`),
+    their set ids), in position order."""
     held: list[tuple[int, int]] = []
-    after: list[bytes] = []
     ids: list[int] = []
     tab, tid, top = _TAB or _load_tab()
     idx = _base5(key) if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) <= top + 1 else -1
     for i in range(9):
-        n = kb[i]
+        n = key[i]
         if n:
-            kb[i] = n - 1
-            nk = bytes(kb)
-            kb[i] = n
             j = _MISSING if idx < 0 else tab[idx - _POW5[i]]
-            ids.append(tid[j] if j != _MISSING else _key_id(nk))
+            ids.append(tid[j] if j != _MISSING else _key_id(key[:i] + _BYTE[n - 1] + key[i + 1 :]))
             held.append((i, n))
-            after.append(nk)
     t = tuple(ids)
     d = _DPROF_ID.get(t)
     if d is None:
         d = _DPROF_ID[t] = len(_DPROFS)
         _DPROFS.append(t)
-    v = _DPROF[key] = (d, tuple(held), tuple(after), t)
+    v = _DPROF[key] = (d, tuple(held), [None] * len(held), t)
     return v
+
+
+_BYTE = tuple(bytes((n,)) for n in range(256))
+
+
+def _after_key(key: bytes, dp: tuple[Any, ...], e: int) -> bytes:
+    """The suit key after discard `e` of its discard profile `dp` (kept in the profile)."""
+    i, n = dp[1][e]
+    nk = dp[2][e] = key[:i] + _BYTE[n - 1] + key[i + 1 :]
+    return nk
 
 
 def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
@@ -924,7 +929,7 @@ def _discard_scan(
     tuple[bytes, bytes, bytes],
     tuple[int, int, int],
     tuple[int, int, int],
-    list[tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]] | None],
+    list[tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]] | None],
     list[tuple[int, int, int, int, int, int]],
     int,
 ]:
@@ -958,7 +963,7 @@ def _discard_scan(
     dget = _DPROF.get
     rget = _DREG.get
     scan: list[tuple[int, int, int, int, int, int]] = []
-    profs: list[tuple[int, tuple[tuple[int, int], ...], tuple[bytes, ...], tuple[int, ...]] | None] = [None, None, None]
+    profs: list[tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]] | None] = [None, None, None]
     low = 99
     for s in range(3):
         key = keys[s]
@@ -1024,6 +1029,8 @@ def discard_gains(
         dp = profs[s]
         assert dp is not None
         nk = dp[2][e]
+        if nk is None:
+            nk = _after_key(keys[s], dp, e)
         j = dp[3][e]
         masks = [0, 0, 0]
         if reg <= sp:
