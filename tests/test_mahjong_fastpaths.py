@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine.mahjong import bot
 from engine.mahjong.core import Meld, Wall, discard_gains, discard_gains_plain, discard_shanten, is_win, shanten, waits
 from engine.mahjong.fastcopy import state_replacer
-from engine.mahjong.sichuan import SichuanRules, State, win_mask
+from engine.mahjong.sichuan import SichuanRules, State, win_mask, wins_with
 
 DECK = [k for k in range(28) for _ in range(4)]
 
@@ -111,11 +111,14 @@ def test_win_mask_is_is_win(seed: int, melds: int, ready: bool) -> None:
     c = _ready_hand(rng, melds) if ready else _hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
     hand = tuple(c)
     mask = win_mask(hand, melds)
-    for t in range(27):
+    order = list(range(27))
+    rng.shuffle(order)  # wins_with learns a hand tile by tile, in any order
+    for t in order:
         c[t] += 1
-        assert bool(mask >> t & 1) == is_win(c, melds), (hand, t)
+        assert bool(mask >> t & 1) == is_win(c, melds) == wins_with(hand, melds, t), (hand, t)
         c[t] -= 1
     assert win_mask(hand, melds) == mask  # memoised: the same answer
+    assert [wins_with(tuple(hand), melds, t) for t in range(27)] == [bool(mask >> t & 1) for t in range(27)]
 
 
 def test_state_replacer_is_dataclasses_replace() -> None:

@@ -271,6 +271,41 @@ def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
     return m
 
 
+_WINS: dict[tuple[tuple[int, ...], int], list[int]] = {}
+_WINS_ID: dict[int, tuple[tuple[int, ...], int, list[int]]] = {}
+_ALL_KINDS = (1 << N_KINDS) - 1
+
+
+def wins_with(hand: tuple[int, ...], n_melds: int, t: int) -> bool:
+    """`is_win(hand + t, n_melds)`, memoised per (hand, melds) tile by tile: [kinds known, kinds that
+    win]; a hand that is not ready (shanten > 0) is known at once to win with nothing. Found first by
+    the hand object itself (its id; the entry holds it), then by value."""
+    e = _WINS_ID.get(id(hand))
+    if e is not None and e[0] is hand and e[1] == n_melds:
+        st = e[2]
+    else:
+        key = (hand, n_melds)
+        st = _WINS.get(key)  # type: ignore[assignment]
+        if st is None:
+            st = [_ALL_KINDS, 0] if shanten(hand, n_melds) > 0 else [0, 0]
+            if len(_WINS) >= 50_000:
+                _WINS.clear()
+            _WINS[key] = st
+        if len(_WINS_ID) >= 50_000:
+            _WINS_ID.clear()
+        _WINS_ID[id(hand)] = (hand, n_melds, st)
+    bit = 1 << t
+    if st[0] & bit:
+        return bool(st[1] & bit)
+    c = bytearray(hand)
+    c[t] += 1
+    w = is_win(c, n_melds)
+    st[0] |= bit
+    if w:
+        st[1] |= bit
+    return w
+
+
 _YAO_JIU = tuple(k for k in range(N_SUITED) if k % 9 in (0, 8))
 _NOT_258 = tuple(k for k in range(N_SUITED) if k % 9 not in (1, 4, 7))
 
@@ -754,7 +789,7 @@ class SichuanGame:
         if not _active(st, j) or j == st.turn:
             return None
         hand = st.hands[j]
-        if not win_mask(hand, len(st.melds[j])) >> tile & 1:
+        if not wins_with(hand, len(st.melds[j]), tile):
             return None  # hand + tile is not even a shape win
         conc = _add(hand, tile)
         if not is_sichuan_win(conc, st.melds[j], st.void[j]):
@@ -778,7 +813,7 @@ class SichuanGame:
         kept (the bot asks for every seat, then the reducer closing that window asks again; callers
         only test the answer against None or read its `fan`)."""
         off = st.offered
-        if off >= 0 and not win_mask(st.hands[j], len(st.melds[j])) >> off & 1:
+        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
             return None  # not even a shape win: every path below answers None
         if not ignore_lock:
             memo = self._claims
