@@ -228,6 +228,9 @@ def test_simulator_events_are_the_models() -> None:
         assert got == want and type(got) is type(want)
         assert list(got.__dict__) == list(want.__dict__) and got.__pydantic_fields_set__ == want.__pydantic_fields_set__
         assert got.canonical_dict() == want.canonical_dict()
+    for index, seq in ((0, 0), (143, 199), (143, 200), (144, 5), (10_000, 4999)):  # around midnight too
+        ev = _event("sim-x-3-000007", seq, index, {"type": "draw", "seat": 1, "tile": "5m"})
+        assert ev.ts == _ts(index, seq)
     with pytest.raises(ValidationError):
         _event("sim-x-3-000007", 12, 7, {"type": "draw", "seat": 9, "tile": "5m"})  # seat out of range
     with pytest.raises(ValidationError):

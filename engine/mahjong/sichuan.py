@@ -403,8 +403,9 @@ def _score_win(
         jgd = props["melds4"] and (rules.jin_gou_diao == "any" or (rules.jin_gou_diao == "zimo_only" and situ.zi_mo))
         allp = {**props, **situ_props, "jin_gou_diao": int(jgd)}
         b_row = -1
+        has = allp.__getitem__
         for i, (_bid, val, need) in enumerate(table.base):
-            if all(allp[x] for x in need) and (b_row < 0 or val > table.base[b_row][1]):
+            if all(map(has, need)) and (b_row < 0 or val > table.base[b_row][1]):
                 b_row = i
         bid, bval, _ = table.base[b_row]
         fans = {bid: bval}

@@ -73,7 +73,11 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
         validate = _VALIDATE[t] = EVENT_TYPES[t].__pydantic_validator__.validate_python  # KeyError: unknown type
     if "match_id" in payload or "seq" in payload or "ts" in payload:  # the model call's TypeError
         return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
-    data = {"match_id": match_id, "seq": seq, "ts": _ts(index, seq)}
+    days, sec = divmod(index * 600 + seq * 3, 86400)  # = _ts(index, seq), inlined
+    hms = _HMS.get(sec)
+    if hms is None:
+        hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
+    data = {"match_id": match_id, "seq": seq, "ts": _day(days) + hms}
     data.update(payload)
     return validate(data)  # type: ignore[no-any-return]
 
