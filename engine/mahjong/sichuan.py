@@ -814,8 +814,6 @@ class SichuanGame:
         kept (the bot asks for every seat, then the reducer closing that window asks again; callers
         only test the answer against None or read its `fan`)."""
         off = st.offered
-        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
-            return None  # not even a shape win: every path below answers None
         if not ignore_lock:
             memo = self._claims
             if memo[0] is st:
@@ -824,9 +822,14 @@ class SichuanGame:
                     return got  # type: ignore[no-any-return]
             else:
                 memo = self._claims = (st, [_UNSET, _UNSET, _UNSET, _UNSET])
-            sc = self._can_claim_win_now(st, j, False)
+            if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+                sc = None  # not even a shape win: every path of `_can_claim_win_now` answers None
+            else:
+                sc = self._can_claim_win_now(st, j, False)
             memo[1][j] = sc
             return sc
+        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+            return None
         return self._can_claim_win_now(st, j, True)
 
     def _can_claim_win_now(self, st: State, j: int, ignore_lock: bool) -> Score | None:
