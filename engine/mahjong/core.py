@@ -965,6 +965,9 @@ def _discard_scan(
     scan: list[tuple[int, int, int, int, int, int]] = []
     profs: list[tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]] | None] = [None, None, None]
     low = 99
+    # seven pairs after a discard: one pair fewer when the kind was held 2 or 4 times
+    spa = 6 - min(pairs0, 7) if sp_on else 99
+    spb = 6 - min(pairs0 - 1, 7) if sp_on else 99
     for s in range(3):
         key = keys[s]
         if key == _EMPTY:
@@ -980,7 +983,7 @@ def _discard_scan(
         base = 9 * s
         for e, (i, n) in enumerate(dp[1]):
             reg = regs[e]
-            sp = 6 - min(pairs0 - (n == 2 or n == 4), 7) if sp_on else 99
+            sp = spb if n == 2 or n == 4 else spa
             sh = reg if reg < sp else sp
             if sh < low:
                 low = sh
