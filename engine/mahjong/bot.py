@@ -40,16 +40,21 @@ def _strip_void(counts: Sequence[int], void: int) -> list[int]:
 
 
 def _connect(counts: Sequence[int], k: int) -> int:
-    """How connected tile k is: copies of itself and neighbours within two steps in its suit."""
-    if k >= N_SUITED:
-        return 3 * (counts[k] - 1)
-    s = k // 9
+    """How connected tile k is: copies of itself and neighbours within two steps in its suit
+    (2 for an adjacent kind held, 1 for one two steps away)."""
     score = 3 * (counts[k] - 1)
-    for d in (-2, -1, 1, 2):
-        j = k + d
-        if 0 <= j < N_SUITED and j // 9 == s and counts[j]:
-            score += 2 if abs(d) == 1 else 1
+    if k < N_SUITED:
+        for j, w in _NEIGHBOURS[k]:
+            if counts[j]:
+                score += w
     return score
+
+
+_NEIGHBOURS = tuple(
+    tuple((k + d, 2 if abs(d) == 1 else 1) for d in (-2, -1, 1, 2) if 0 <= k + d < N_SUITED and (k + d) // 9 == k // 9)
+    for k in range(N_SUITED)
+)
+"""Per suited kind: (kind within two steps in its suit, weight)."""
 
 
 def choose_void(counts: Sequence[int]) -> int:

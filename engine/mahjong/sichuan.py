@@ -237,9 +237,9 @@ class Score(NamedTuple):
 
 def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> bool:
     """SC-H1: no void tile anywhere, standard shape or seven pairs (a four = two pairs)."""
-    if _has_void(conc, void) or any(m.tile // 9 == void for m in melds):
+    if not is_win(conc, len(melds)):  # the rarest condition first (same answer)
         return False
-    return is_win(conc, len(melds))
+    return not (_has_void(conc, void) or any(m.tile // 9 == void for m in melds))
 
 
 _WIN_MASK: dict[tuple[tuple[int, ...], int], int] = {}
