@@ -781,6 +781,8 @@ def _profile(key: bytes) -> int:
     return j
 
 
+_CACHE_CAP = 1_000_000
+"""The (rest, profile) caches are cleared when they reach this size (long simulations)."""
 _FM: dict[int, dict[int, int]] = {}
 """(rest set id, melds) → {suit set id: regular shanten of rest merged with it}: one look-up where a
 merge and a final would be two (the rows of `_gain_mask` and `_dreg`)."""
@@ -817,6 +819,8 @@ def _gain_mask(rest: int, n_melds: int, profile: int) -> int:
                 v = _fm_fill(row, rest, j, n_melds)
             if v < now:
                 m |= 1 << i
+    if len(_GAIN) >= _CACHE_CAP:
+        _GAIN.clear()
     _GAIN[(((rest << 40) | profile) << 3) | n_melds] = m
     return m
 
@@ -919,6 +923,8 @@ def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
     for j in _DPROFS[dp]:
         f = get(j)
         out.append(_fm_fill(row, other, j, n_melds) if f is None else f)
+    if len(_DREG) >= _CACHE_CAP:
+        _DREG.clear()
     v = _DREG[(((other << 24) | dp) << 3) | n_melds] = tuple(out)
     return v
 
