@@ -25,7 +25,8 @@ Win check by table look-up (fast path)
 Every interpretation
 - `decompose(counts, n_melds)`: every distinct standard split as `Split(pair, sets)` where `sets` is
   a sorted tuple of (SEQ | TRIP, first kind) for the concealed tiles only (melds are added by the
-  caller); `[]` if none.
+  caller); `[]` if none. Combines per-suit splits (cached per suit key); `decompose_plain` is the
+  one-pass definition.
 
 Ready and waits
 - `waits(counts, n_melds, held=None, seven_pairs=True, kinds=range(27))`: kinds t with held[t] < 4 and
@@ -41,8 +42,14 @@ Shanten (for bots)
 - `draw_gains(counts13, n_melds)`: (shanten, per suit a 9-bit mask of the kinds whose draw lowers
   it) — ukeire kinds; `mask_bits(mask)` lists a mask's positions.
 - `discard_gains(counts14, n_melds)`: for every kind held, (kind, shanten after discarding it, the
-  gain masks after that discard, or None unless the shanten is minimal) — the bot's discard scan.
-Every cache is filled on first use and bounded by the number of distinct suit keys met.
+  gain masks after that discard, or None unless the shanten is minimal) — the bot's discard scan
+  (per suit one interned discard profile and one row of regular shanten values);
+  `discard_gains_plain` is its per-discard definition.
+- `discard_shanten(counts14, n_melds)`: (kind, shanten after discarding it) for every kind held.
+Suit keys of at most 14 tiles read their reading set from a generated table
+(engine/mahjong/suit_ids.py, every one of the 405,350 keys; `_key_id_computed` is the procedure it
+was generated with), so a fresh process computes no key. Every cache is filled on first use and
+bounded (by the keys met, or cleared at `_CACHE_CAP` entries).
 
 The turn and claim-window state machines live with the games: `engine/mahjong/sichuan.py` (its
 reducer, with the pass lock, the last-four rule and the 血流 lock) and `engine/mahjong/claimflow.py`
