@@ -1038,6 +1038,7 @@ def discard_gains(
     pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
     res: list[tuple[int, int, tuple[int, int, int] | None]] = []
     pfs: list[int] = [-1, -1, -1]
+    seen: dict[int, int] = {}
     for k, sh, reg, sp, s, e in scan:
         if sh != low:
             res.append((k, sh, None))
@@ -1062,6 +1063,12 @@ def discard_gains(
                     key = keys[o]
                     if key == _EMPTY:
                         continue
+                    # an untouched suit's mask depends only on the discarded suit and its set after
+                    om = (j << 4) | (s << 2) | o
+                    m = seen.get(om)
+                    if m is not None:
+                        masks[o] = m
+                        continue
                     pf = pfs[o]
                     if pf < 0:
                         pf = _PROFILE.get(key, -1)
@@ -1072,6 +1079,9 @@ def discard_gains(
                     rest = mg((j << _ID_BITS) | t)
                     if rest is None:
                         rest = _merge(j, t)
+                    m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
+                    masks[o] = seen[om] = _gain_mask(rest, n_melds, pf) if m is None else m
+                    continue
                 m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
                 masks[o] = _gain_mask(rest, n_melds, pf) if m is None else m
         if sp <= reg and pairs0 - (b[k] == 2 or b[k] == 4) < 7:
