@@ -198,6 +198,11 @@ def _has_void(counts: Sequence[int], void: int) -> bool:
     return any(counts[b : b + 9])
 
 
+def _pass_locked(st: State, j: int, sc: Score) -> bool:
+    """SC-R17: seat j passed a win of at least this fan since its last draw (off at R ≤ 3, SC-R15)."""
+    return not _forced(st) and st.rules.guo_shou_hu and st.locks[j] >= 0 and sc.fan <= st.locks[j]
+
+
 def _hand_str(c: Sequence[int]) -> str:
     return "".join(tile_names(kinds_of(c)))
 
@@ -838,7 +843,7 @@ class SichuanGame:
         sc = self._claim_score(st, j, st.offered)
         if sc is None:
             return None
-        if not ignore_lock and not _forced(st) and st.rules.guo_shou_hu and st.locks[j] >= 0 and sc.fan <= st.locks[j]:
+        if not ignore_lock and _pass_locked(st, j, sc):
             return None
         return sc
 
@@ -890,7 +895,7 @@ class SichuanGame:
                 nearer = [j for j in order[:pos] if self._can_claim_win(st, j) is not None]
                 if nearer:
                     raise _bad("illegal_claim", f"SC-R7 yi_pao_duo_xiang is off: seat {nearer[0]} is nearer and takes the hu on {tile_name(d)} (截胡)")
-            if self._can_claim_win(st, seat) is None:
+            if _pass_locked(st, seat, sc):  # = `_can_claim_win(st, seat) is None` with this score
                 raise _bad("illegal_claim", f"SC-R17 seat {seat} is pass-locked at {st.locks[seat]} fan: a {sc.fan}-fan win on {tile_name(d)} is not higher")
             return self._claim_win(st, seat, d, sc)
         # every other event closes the window: compulsory wins first (SC-R15)
