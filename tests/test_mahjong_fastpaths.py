@@ -18,7 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mahjong import bot
-from engine.mahjong.core import Meld, Wall, discard_gains, discard_gains_plain, discard_shanten, is_win, shanten, waits
+from engine.mahjong.core import (
+    Meld,
+    Wall,
+    discard_gains,
+    discard_gains_plain,
+    discard_shanten,
+    is_win,
+    min_discard_gains,
+    shanten,
+    waits,
+)
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.sichuan import SichuanRules, State, win_mask, wins_with
 
@@ -47,6 +57,10 @@ def test_discard_scans_are_their_definitions(seed: int, melds: int, kind: int, r
     c27 = c[:27] if not c[27] else c
     assert discard_gains(c27, melds, seven) == discard_gains_plain(c27, melds, seven)
     assert discard_gains(bytes(c27), melds, seven) == discard_gains(tuple(c27), melds, seven)
+    minimal = [x for x in discard_gains(c27, melds, seven) if x[2] is not None]
+    if len(minimal) == 1:
+        minimal = [(minimal[0][0], minimal[0][1], None)]
+    assert min_discard_gains(c27, melds, seven) == minimal
     want = []
     for k in range(len(c27)):
         if c27[k]:

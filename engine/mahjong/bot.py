@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.core import discard_gains, discard_shanten, mask_bits, shanten
+from engine.mahjong.core import discard_shanten, mask_bits, min_discard_gains, shanten
 from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
@@ -122,7 +122,10 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
     # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
     live = (unseen[0:9], unseen[9:18], unseen[18:27])
     sums: dict[int, int] = {}
-    for k, _sh, masks in discard_gains(counts, n_melds):
+    gains = min_discard_gains(counts, n_melds)
+    if len(gains) == 1:
+        return gains[0][0]  # a lone minimal discard: its ukeire is compared with nothing
+    for k, _sh, masks in gains:
         if masks is None:
             continue
         uk = 0

@@ -1030,10 +1030,33 @@ def discard_gains(
     after each discard, interned) and one of the regular shanten of every discard of that suit given
     the merged other suits; masks (cached per (rest, draw profile)) only for the minimal discards.
     `discard_gains_plain` is the per-discard definition the tests compare it with."""
+    return _gains(counts, n_melds, seven_pairs, False)
+
+
+def min_discard_gains(
+    counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
+) -> list[tuple[int, int, tuple[int, int, int] | None]]:
+    """The entries of `discard_gains` of minimal shanten only (kind order); a lone minimal discard
+    comes without masks (None): nothing to compare its ukeire with (the bot's discard)."""
+    return _gains(counts, n_melds, seven_pairs, True)
+
+
+def _gains(
+    counts: Sequence[int], n_melds: int, seven_pairs: bool, only_min: bool
+) -> list[tuple[int, int, tuple[int, int, int] | None]]:
     b = counts if type(counts) is bytes else bytes(counts)
     if len(b) > N_SUITED and any(b[N_SUITED:]):  # a plain 7z kind held: the generic path
-        return discard_gains_plain(b, n_melds, seven_pairs)
+        got = discard_gains_plain(b, n_melds, seven_pairs)
+        if only_min:
+            got = [x for x in got if x[2] is not None]
+            if len(got) == 1:
+                got = [(got[0][0], got[0][1], None)]
+        return got
     keys, ids, others, profs, scan, low = _discard_scan(b, n_melds, seven_pairs)
+    if only_min:
+        scan = [x for x in scan if x[1] == low]
+        if len(scan) == 1:
+            return [(scan[0][0], low, None)]
     mg = _MERGE.get
     pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
     res: list[tuple[int, int, tuple[int, int, int] | None]] = []
