@@ -458,6 +458,7 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
 
 
 _UNSET = object()
+_ORDERS = tuple(tuple((k + i) % N for i in range(1, N)) for k in range(N))
 _EVENT_FIELDS = ("seq", "type", "seat", "tile", "kind", "tiles", "direction", "suit")
 
 
@@ -847,9 +848,9 @@ class SichuanGame:
             return None
         return sc
 
-    def _order(self, st: State) -> list[int]:
-        k = st.turn
-        return [(k + i) % N for i in range(1, N)]
+    def _order(self, st: State) -> tuple[int, ...]:
+        """The seats after the discarder / kong seat in turn order (SC-R7)."""
+        return _ORDERS[st.turn]
 
     def _must_win(self, st: State) -> list[int]:
         """Seats that SC-R15 obliges to hu the offered tile (in turn order)."""
@@ -930,16 +931,21 @@ class SichuanGame:
         """SC-R17: every seat that could legally win the offered tile and did not is pass-locked."""
         if not st.rules.guo_shou_hu:
             return st
-        locks = list(st.locks)
-        cands = [j for j in self._order(st) if j not in st.hus]
         if not st.rules.yi_pao_duo_xiang and st.hus:
-            cands = []
-        for j in cands:
+            return st
+        locks: list[int] | None = None
+        for j in _ORDERS[st.turn]:
+            if j in st.hus:
+                continue
             sc = self._can_claim_win(st, j)
             if sc is not None:
+                if locks is None:
+                    locks = list(st.locks)
                 locks[j] = max(locks[j], sc.fan)
                 if not st.rules.yi_pao_duo_xiang:
                     break
+        if locks is None:
+            return st
         new = tuple(locks)
         return st if new == st.locks else replace(st, locks=new)
 
