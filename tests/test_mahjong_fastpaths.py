@@ -142,6 +142,9 @@ def test_state_replacer_is_dataclasses_replace() -> None:
     assert st1 == dataclasses.replace(st0, seq=4, melds=((Meld("peng", 3, 1),), (), (), ()), stage="act")
     assert st0.seq == 1 and st0.stage == ""  # the input is untouched
     assert fast(st1) == st1 and fast(st1) is not st1
+    by_pos = fast.positional("stage", "seq", "hus")  # type: ignore[attr-defined]
+    assert by_pos(st1, "window", 9, (2,)) == dataclasses.replace(st1, stage="window", seq=9, hus=(2,))
+    assert st1.stage == "act"
 
     @dataclasses.dataclass(frozen=True)
     class Plain:  # no slots: the copier falls back to object.__setattr__

@@ -161,6 +161,15 @@ class State:
 
 
 replace = state_replacer(State)  # `dataclasses.replace`, fast for the ~35-field State
+# the two commonest copies (a discard, a draw) with their new values by position
+_discard_copy = replace.positional(  # type: ignore[attr-defined]
+    "hands", "discards", "stage", "offered", "hus", "drawn", "after_peng", "first_turn", "repl", "gsp_gang",
+    "dealer_first_discard", "seq",
+)  # fmt: skip
+_draw_copy = replace.positional(  # type: ignore[attr-defined]
+    "wall", "hands", "drew", "stage", "turn", "drawn", "after_peng", "first_turn", "locks", "hus", "offered",
+    "gsp_gang", "dealer_first_discard", "last_gang", "repl", "first_draw", "seq",
+)  # fmt: skip
 
 
 def _bad(code: str, msg: str) -> Illegal:
@@ -637,20 +646,20 @@ class SichuanGame:
                 raise _bad("illegal_move", f"SC-R19 seat {s} is locked after its win and must discard the drawn {tile_name(st.drawn)}, not {tile_name(tile)}")
             gsp = st.last_gang if st.repl else None
             dealer_first = st.first_turn and not st.any_claim
-            st2 = replace(
+            st2 = _discard_copy(
                 st,
-                hands=_set(st.hands, s, _add(hand, tile, -1)),
-                discards=_set(st.discards, s, (*st.discards[s], tile)),
-                stage="window",
-                offered=tile,
-                hus=(),
-                drawn=-1,
-                after_peng=False,
-                first_turn=False,
-                repl=False,
-                gsp_gang=gsp,
-                dealer_first_discard=dealer_first,
-                seq=seq,
+                _set(st.hands, s, _add(hand, tile, -1)),  # hands
+                _set(st.discards, s, (*st.discards[s], tile)),  # discards
+                "window",  # stage
+                tile,  # offered
+                (),  # hus
+                -1,  # drawn
+                False,  # after_peng
+                False,  # first_turn
+                False,  # repl
+                gsp,  # gsp_gang
+                dealer_first,  # dealer_first_discard
+                seq,
             )
             if st2.wall.remaining == 0 and not any(self._can_claim_win(st2, j) for j in self._order(st2)):
                 return self._exhaust(st2)  # SC-R22: the last discard nobody can win ends the hand
@@ -1072,25 +1081,25 @@ class SichuanGame:
             raise _bad("wrong_draw", f"SC-C4 seat {s} drew {tile_name(tile)} but the wall's {where} tile is {tile_name(want)} (R = {st.wall.remaining})")
         _, wall = st.wall.draw(from_tail)
         first = not st.drew[s]
-        return replace(
+        return _draw_copy(
             st,
-            wall=wall,
-            hands=_set(st.hands, s, _add(st.hands[s], tile)),
-            drew=_set(st.drew, s, True),
-            stage="act",
-            turn=s,
-            drawn=tile,
-            after_peng=False,
-            first_turn=False,
-            locks=_set(st.locks, s, -1),
-            hus=(),
-            offered=-1,
-            gsp_gang=None,
-            dealer_first_discard=False,
-            last_gang=st.last_gang if rp else None,
-            repl=rp,
-            first_draw=first,
-            seq=seq,
+            wall,
+            _set(st.hands, s, _add(st.hands[s], tile)),  # hands
+            _set(st.drew, s, True),  # drew
+            "act",  # stage
+            s,  # turn
+            tile,  # drawn
+            False,  # after_peng
+            False,  # first_turn
+            _set(st.locks, s, -1),  # locks
+            (),  # hus
+            -1,  # offered
+            None,  # gsp_gang
+            False,  # dealer_first_discard
+            st.last_gang if rp else None,  # last_gang
+            rp,  # repl
+            first,  # first_draw
+            seq,
         )
 
     # ---- end of hand (SC-R22, SC-S7..S9)
