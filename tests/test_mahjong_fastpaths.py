@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mahjong import bot
 from engine.mahjong.core import (
+    SEQ,
+    TRIP,
     Meld,
+    Split,
     Wall,
     discard_gains,
     discard_gains_plain,
     discard_shanten,
+    is_standard_win,
     is_win,
     min_discard_gains,
     shanten,
@@ -31,16 +36,8 @@ from engine.mahjong.core import (
 )
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.sichuan import SichuanRules, State, win_mask, wins_with
-
-DECK = [k for k in range(28) for _ in range(4)]
-
-
-def _hand(rng: random.Random, size: int, suits: tuple[int, ...]) -> list[int]:
-    pool = [k for k in DECK if k // 9 in suits]
-    c = [0] * 28
-    for k in rng.sample(pool, min(size, len(pool))):
-        c[k] += 1
-    return c
+from engine.tiles import N_SUITED
+from tests.mj_hands import random_hand
 
 
 def _suits(rng: random.Random, kind: int, red: bool) -> tuple[int, ...]:
@@ -53,7 +50,7 @@ def _suits(rng: random.Random, kind: int, red: bool) -> tuple[int, ...]:
 @given(st.integers(0, 2**32), st.integers(0, 4), st.integers(0, 2), st.booleans(), st.booleans())
 def test_discard_scans_are_their_definitions(seed: int, melds: int, kind: int, red: bool, seven: bool) -> None:
     rng = random.Random(seed)
-    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, red))
+    c = random_hand(rng, 14 - 3 * melds, _suits(rng, kind, red))
     c27 = c[:27] if not c[27] else c
     assert discard_gains(c27, melds, seven) == discard_gains_plain(c27, melds, seven)
     assert discard_gains(bytes(c27), melds, seven) == discard_gains(tuple(c27), melds, seven)
@@ -74,7 +71,7 @@ def test_discard_scans_are_their_definitions(seed: int, melds: int, kind: int, r
 @given(st.integers(0, 2**32), st.integers(0, 4), st.integers(0, 2), st.integers(-1, 2), st.integers(0, 2))
 def test_choose_discard_is_its_definition(seed: int, melds: int, kind: int, void: int, live: int) -> None:
     rng = random.Random(seed)
-    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
+    c = random_hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
     # live tiles: none (claimflow far from ready), every unseen copy, or a random part of them
     unseen = [0 if live == 0 else rng.randint(0, 4 - c[t]) if live == 2 else 4 - c[t] for t in range(27)]
     got = bot.choose_discard(c, melds, void, unseen)
@@ -86,7 +83,7 @@ def test_choose_discard_is_its_definition(seed: int, melds: int, kind: int, void
 @given(st.integers(0, 2**32), st.integers(0, 3), st.integers(0, 2), st.integers(-1, 2))
 def test_best_after_discard_is_the_minimum(seed: int, melds: int, kind: int, void: int) -> None:
     rng = random.Random(seed)
-    c = _hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
+    c = random_hand(rng, 14 - 3 * melds, _suits(rng, kind, False))[:27]
     stripped = bot._strip_void(c, void)
     want = 9
     for k in range(27):
@@ -122,7 +119,7 @@ def _ready_hand(rng: random.Random, melds: int) -> list[int]:
 @given(st.integers(0, 2**32), st.integers(0, 4), st.booleans())
 def test_win_mask_is_is_win(seed: int, melds: int, ready: bool) -> None:
     rng = random.Random(seed)
-    c = _ready_hand(rng, melds) if ready else _hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
+    c = _ready_hand(rng, melds) if ready else random_hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
     hand = tuple(c)
     mask = win_mask(hand, melds)
     order = list(range(27))
@@ -190,7 +187,7 @@ def test_anshun_first_ready_discard_is_its_definition(seed: int, melds: int, rea
     from engine.mahjong.anshun import first_ready_discard, first_ready_discard_plain
 
     rng = random.Random(seed)
-    c = _ready_hand(rng, melds) if ready else _hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
+    c = _ready_hand(rng, melds) if ready else random_hand(rng, 13 - 3 * melds, (0, 1, 2))[:27]
     c[rng.randrange(27)] += 0 if sum(c) == 14 - 3 * melds else 1  # a 14-tile hand: one more tile
     while max(c) > 4:
         c[c.index(5)] -= 1
@@ -199,14 +196,55 @@ def test_anshun_first_ready_discard_is_its_definition(seed: int, melds: int, rea
     assert first_ready_discard(hand, melds) == first_ready_discard_plain(hand, melds)
 
 
+
+def decompose_plain(counts: Sequence[int], n_melds: int = 0) -> list[Split]:
+    """`core.decompose` by its definition: one pass over every kind (no per-suit tables)."""
+    if sum(counts) != 14 - 3 * n_melds or not is_standard_win(counts, n_melds):
+        return []
+    c = list(counts)
+    out: set[Split] = set()
+    acc: list[tuple[int, int]] = []
+
+    def rec(i: int, pair: int) -> None:
+        while i < len(c) and c[i] == 0:
+            i += 1
+        if i == len(c):
+            if pair >= 0:
+                out.add(Split(pair, tuple(sorted(acc))))
+            return
+        if pair < 0 and c[i] >= 2:
+            c[i] -= 2
+            rec(i, i)
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            acc.append((TRIP, i))
+            rec(i, pair)
+            acc.pop()
+            c[i] += 3
+        if i < N_SUITED and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append((SEQ, i))
+            rec(i, pair)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    rec(0, -1)
+    return sorted(out)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 4), st.booleans(), st.booleans())
 def test_decompose_is_its_one_pass_definition(seed: int, melds: int, red: bool, one_suit: bool) -> None:
-    from engine.mahjong.core import decompose, decompose_plain
+    from engine.mahjong.core import decompose
 
     rng = random.Random(seed)
     if one_suit:  # 清一色-like hands: many splits in one suit
-        c = _hand(rng, 14 - 3 * melds, (rng.randrange(3),))
+        c = random_hand(rng, 14 - 3 * melds, (rng.randrange(3),))
     else:
         c = _ready_hand(rng, melds) + [0]
         ws = waits(c, melds)  # mostly a winning tile, sometimes any tile (a near miss)

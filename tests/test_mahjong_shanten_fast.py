@@ -13,16 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mahjong.core import discard_gains, draw_gains, mask_bits, shanten, shanten_reference, suit_need
-
-DECK = [k for k in range(28) for _ in range(4)]
-
-
-def _hand(rng: random.Random, size: int, suits: tuple[int, ...]) -> list[int]:
-    pool = [k for k in DECK if k // 9 in suits]
-    c = [0] * 28
-    for k in rng.sample(pool, min(size, len(pool))):
-        c[k] += 1
-    return c
+from tests.mj_hands import random_hand
 
 
 @settings(max_examples=300, deadline=None)
@@ -30,7 +21,7 @@ def _hand(rng: random.Random, size: int, suits: tuple[int, ...]) -> list[int]:
 def test_fast_shanten_is_the_reference(seed: int, melds: int, fourteen: bool, one_suit: bool, seven: bool) -> None:
     rng = random.Random(seed)
     suits = (rng.randrange(3), 3) if one_suit else (0, 1, 2, 3)
-    c = _hand(rng, 13 - 3 * melds + fourteen, suits)
+    c = random_hand(rng, 13 - 3 * melds + fourteen, suits)
     assert shanten(c, melds, seven) == shanten_reference(c, melds, seven)
     assert shanten(bytes(c), melds, seven) == shanten(tuple(c), melds, seven)
 
@@ -39,7 +30,7 @@ def test_fast_shanten_is_the_reference(seed: int, melds: int, fourteen: bool, on
 @given(st.integers(0, 2**32), st.integers(0, 4), st.booleans(), st.booleans())
 def test_draw_gains_are_the_improving_draws(seed: int, melds: int, one_suit: bool, seven: bool) -> None:
     rng = random.Random(seed)
-    c = _hand(rng, 13 - 3 * melds, (rng.randrange(3),) if one_suit else (0, 1, 2, 3))
+    c = random_hand(rng, 13 - 3 * melds, (rng.randrange(3),) if one_suit else (0, 1, 2, 3))
     sh, masks = draw_gains(c, melds, seven)
     now = shanten_reference(c, melds, seven)
     assert sh == now
@@ -58,7 +49,7 @@ def test_draw_gains_are_the_improving_draws(seed: int, melds: int, one_suit: boo
 def test_discard_gains_scan_every_discard(seed: int, melds: int, one_suit: bool, red: bool, seven: bool) -> None:
     rng = random.Random(seed)
     suits = (rng.randrange(3), 3) if one_suit else (0, 1, 2, 3)
-    c = _hand(rng, 14 - 3 * melds, suits if red else tuple(s for s in suits if s < 3))
+    c = random_hand(rng, 14 - 3 * melds, suits if red else tuple(s for s in suits if s < 3))
     got = discard_gains(c, melds, seven)
     scan = []
     for k in range(28):

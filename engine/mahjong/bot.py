@@ -20,7 +20,7 @@ Policy (generic functions on count vectors, then `sichuan_action` for the Sichua
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -99,35 +99,20 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
         if vs:
             return min(vs, key=lambda k: (_connect(counts, k), k))
     # no void tile is held here, so the counts need no stripping
-    pick = -1
-    best_uk = -1
-    tail: tuple[int, int] | None = None
     if not any(unseen):
         scan = discard_shanten(counts, n_melds)
         low = min(sh for _, sh in scan)
-        for k, sh in scan:
-            if sh != low:
-                continue
-            if pick < 0:
-                pick, best_uk = k, 0
-                continue
-            if tail is None:
-                tail = (_connect(counts, pick), -abs(pick % 9 - 4))
-            t = (_connect(counts, k), -abs(k % 9 - 4))
-            if t < tail:
-                pick, tail = k, t
-        return pick
+        return _most_ukeire(counts, ((k, 0) for k, sh in scan if sh == low))
     # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
     # only for the minimal ones (core.discard_gains): the others cannot win the comparison
-    # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
-    live = (unseen[0:9], unseen[9:18], unseen[18:27])
-    sums: dict[int, int] = {}
     gains = min_discard_gains(counts, n_melds)
     if len(gains) == 1:
         return gains[0][0]  # a lone minimal discard: its ukeire is compared with nothing
-    for k, _sh, masks in gains:
-        if masks is None:
-            continue
+    # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
+    live = (unseen[0:9], unseen[9:18], unseen[18:27])
+    sums: dict[int, int] = {}
+
+    def ukeire(masks: Sequence[int]) -> int:
         uk = 0
         for s in range(3):
             m = masks[s]
@@ -137,6 +122,18 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
                 if v is None:
                     v = sums[key] = sum(map(live[s].__getitem__, mask_bits(m)))
                 uk += v
+        return uk
+
+    return _most_ukeire(counts, ((k, ukeire(masks)) for k, _sh, masks in gains if masks is not None))
+
+
+def _most_ukeire(counts: Sequence[int], candidates: Iterable[tuple[int, int]]) -> int:
+    """The (discard, ukeire) candidate with the most ukeire; ties go to the least connected
+    discard, then the one nearest an edge, then the first. The connection score is computed only
+    for candidates tied on ukeire."""
+    pick, best_uk = -1, -1
+    tail: tuple[int, int] | None = None
+    for k, uk in candidates:
         if uk > best_uk:
             pick, best_uk, tail = k, uk, None
         elif uk == best_uk:

@@ -25,8 +25,8 @@ Win check by table look-up (fast path)
 Every interpretation
 - `decompose(counts, n_melds)`: every distinct standard split as `Split(pair, sets)` where `sets` is
   a sorted tuple of (SEQ | TRIP, first kind) for the concealed tiles only (melds are added by the
-  caller); `[]` if none. Combines per-suit splits (cached per suit key); `decompose_plain` is the
-  one-pass definition.
+  caller); `[]` if none. Combines per-suit splits (cached per suit key); the one-pass definition
+  it is tested against is tests/test_mahjong_fastpaths.py `decompose_plain`.
 
 Ready and waits
 - `waits(counts, n_melds, held=None, seven_pairs=True, kinds=range(27))`: kinds t with held[t] < 4 and
@@ -319,7 +319,8 @@ def decompose(counts: Sequence[int], n_melds: int = 0) -> list[Split]:
     """Every distinct standard split of the concealed tiles into one pair and (4 − n_melds) sets.
 
     Sets never cross suits, so the splits are the combinations of each suit's own splits (cached
-    per suit key) with exactly one pair among them; `decompose_plain` is the one-pass definition."""
+    per suit key) with exactly one pair among them; tests/test_mahjong_fastpaths.py holds the
+    one-pass definition it is compared with."""
     if sum(counts) != 14 - 3 * n_melds or not is_standard_win(counts, n_melds):
         return []
     b = counts if type(counts) is bytes else bytes(counts)
@@ -379,46 +380,6 @@ def _suit_splits(key: bytes, seqs: bool) -> tuple[tuple[int, tuple[tuple[int, in
 
     rec(0, -1)
     return tuple(sorted(out))
-
-
-def decompose_plain(counts: Sequence[int], n_melds: int = 0) -> list[Split]:
-    """`decompose` in one pass over every kind (the definition the tests compare it with)."""
-    if sum(counts) != 14 - 3 * n_melds or not is_standard_win(counts, n_melds):
-        return []
-    c = list(counts)
-    out: set[Split] = set()
-    acc: list[tuple[int, int]] = []
-
-    def rec(i: int, pair: int) -> None:
-        while i < len(c) and c[i] == 0:
-            i += 1
-        if i == len(c):
-            if pair >= 0:
-                out.add(Split(pair, tuple(sorted(acc))))
-            return
-        if pair < 0 and c[i] >= 2:
-            c[i] -= 2
-            rec(i, i)
-            c[i] += 2
-        if c[i] >= 3:
-            c[i] -= 3
-            acc.append((TRIP, i))
-            rec(i, pair)
-            acc.pop()
-            c[i] += 3
-        if i < N_SUITED and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            acc.append((SEQ, i))
-            rec(i, pair)
-            acc.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    rec(0, -1)
-    return sorted(out)
 
 
 # ---------------------------------------------------------------- waits
