@@ -793,6 +793,22 @@ def _gain_mask(rest: int, n_melds: int, profile: int) -> int:
     return m
 
 
+def _suit_key_ids(b: bytes) -> tuple[tuple[bytes, bytes, bytes], int, int, int]:
+    """The three suit keys of a hand (counts as bytes) and their set ids (computed on a miss)."""
+    keys = (b[0:9], b[9:18], b[18:27])
+    kid = _KEY_ID.get
+    i0 = kid(keys[0])
+    if i0 is None:
+        i0 = _key_id(keys[0])
+    i1 = kid(keys[1])
+    if i1 is None:
+        i1 = _key_id(keys[1])
+    i2 = kid(keys[2])
+    if i2 is None:
+        i2 = _key_id(keys[2])
+    return keys, i0, i1, i2
+
+
 def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> tuple[int, tuple[int, int, int]]:
     """(shanten(counts), per suit the 9-bit mask of the kinds whose draw lowers it) — the ukeire
     kinds of a bot, with only one suit's table changed per draw (cached per (other suits, suit key)).
@@ -800,17 +816,7 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     A draw lowers min(regular, seven pairs) iff it lowers a term that is the minimum: the regular
     term (mask above) and/or the seven-pairs term (a kind held once or three times, < 7 pairs)."""
     b = counts if type(counts) is bytes else bytes(counts)
-    keys = (b[0:9], b[9:18], b[18:27])
-    get_id = _KEY_ID.get
-    i0 = get_id(keys[0])
-    if i0 is None:
-        i0 = _key_id(keys[0])
-    i1 = get_id(keys[1])
-    if i1 is None:
-        i1 = _key_id(keys[1])
-    i2 = get_id(keys[2])
-    if i2 is None:
-        i2 = _key_id(keys[2])
+    keys, i0, i1, i2 = _suit_key_ids(b)
     red = -1
     if len(b) > N_SUITED and b[RED]:
         red = _key_id(b[RED : RED + 1])
@@ -910,17 +916,7 @@ def _discard_scan(
     """The shanten of every discard of a hand without 7z: (suit keys, their set ids, per suit the
     merged set of the other two, per suit its discard profile, the scan entries (kind, shanten,
     regular, seven pairs, suit, index in the suit's profile) in kind order, the minimal shanten)."""
-    keys = (b[0:9], b[9:18], b[18:27])
-    kid = _KEY_ID.get
-    i0 = kid(keys[0])
-    if i0 is None:
-        i0 = _key_id(keys[0])
-    i1 = kid(keys[1])
-    if i1 is None:
-        i1 = _key_id(keys[1])
-    i2 = kid(keys[2])
-    if i2 is None:
-        i2 = _key_id(keys[2])
+    keys, i0, i1, i2 = _suit_key_ids(b)
     mg = _MERGE.get
     o0 = mg((i1 << _ID_BITS) | i2)
     if o0 is None:
