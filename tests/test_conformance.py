@@ -19,6 +19,7 @@ from engine.replay import replay, replay_with_steps
 from engine.sim.simulate import simulate_match
 from events.codec import event_to_json, parse_event, parse_line
 from events.notation import GAME_IDS
+from tests.settlement_checks import assert_items_net_to_deltas
 
 MATCHES = 12
 
@@ -55,12 +56,7 @@ def test_bot_playouts_replay_finished_zero_sum(game_id: str, preset: str) -> Non
         assert result.status == "finished", (result.match_id, result.error)
         assert result.error is None
         assert sum(result.deltas) == 0
-        net = [0] * len(result.deltas)
-        for it in result.items:
-            assert set(it) >= {"kind", "seat", "from", "points"}
-            net[it["seat"]] += it["points"]
-            net[it["from"]] -= it["points"]
-        assert net == result.deltas, "deltas must be the net of the itemised transfers"
+        assert_items_net_to_deltas(result)
         assert result.settlement_matches is True
         assert result.chain_ok is True
         assert all(0 <= w < len(result.deltas) for w in result.winners)

@@ -14,6 +14,7 @@ from engine.climbing.ddz_laizi import DDZ_LAIZI
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.codec import parse_event
+from tests.settlement_checks import assert_items_net_to_deltas
 
 ddz_rules = st.fixed_dictionaries(
     {},
@@ -46,12 +47,7 @@ def _check(events: list[Any], settled: bool = True) -> Any:
     r = replay(events)
     assert r.status == "finished", r.error
     assert sum(r.deltas) == 0
-    net = [0, 0, 0]
-    for it in r.items:
-        net[it["seat"]] += it["points"]
-        net[it["from"]] -= it["points"]
-        assert it["points"] > 0
-    assert net == r.deltas
+    assert_items_net_to_deltas(r, min_points=1)
     assert r.settlement_matches is (True if settled else None)
     return r
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
+from tests.settlement_checks import assert_items_net_to_deltas
 
 RULES = st.fixed_dictionaries(
     {},
@@ -40,12 +41,7 @@ def test_any_rules_playout_finishes_zero_sum(rules: dict[str, Any], seed: int) -
     res = replay(simulate_match("hongzhong", rules, seed, 0))
     assert res.status == "finished", res.error
     assert sum(res.deltas) == 0 and res.settlement_matches
-    net = [0, 0, 0, 0]
-    for it in res.items:
-        net[it["seat"]] += it["points"]
-        net[it["from"]] -= it["points"]
-        assert it["points"] >= 0 and it["seat"] != it["from"]
-    assert net == res.deltas
+    assert_items_net_to_deltas(res, min_points=0)
     for it in res.items:
         if "birds" in it:
             assert it["hits"] <= len(it["birds"]) <= rules.get("zhama", 4) + 1

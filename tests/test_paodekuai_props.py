@@ -19,6 +19,7 @@ from engine.climbing.paodekuai_bot import moves_left
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.codec import parse_event
+from tests.settlement_checks import assert_items_net_to_deltas
 
 # ---------------------------------------------------------------- brute force from section 4.1
 
@@ -132,11 +133,7 @@ def test_bot_playouts_finish_zero_sum_and_replay(seed: int, rules: dict[str, Any
     r = replay(events)
     assert r.status == "finished", r.error
     assert sum(r.deltas) == 0 and r.settlement_matches is True
-    net = [0, 0, 0]
-    for it in r.items:
-        net[it["seat"]] += it["points"]
-        net[it["from"]] -= it["points"]
-    assert net == r.deltas
+    assert_items_net_to_deltas(r)
     assert len(r.winners) == 1  # the winner may still be down on bombs
 
 
