@@ -6,7 +6,8 @@
   == `choose_discard_plain` (shanten and ukeire of every discard and draw by `core.shanten`);
 - bot.best_after_discard == the minimum of `shanten` over the discards;
 - sichuan.win_mask == `is_win` of the hand plus each kind;
-- fastcopy.state_replacer == `dataclasses.replace`.
+- fastcopy.state_replacer == `dataclasses.replace` (its draft-twin copies are frozen `State`s);
+- the Sichuan bot's discard (live counts made only when read) == `choose_discard`.
 """
 
 from __future__ import annotations
@@ -314,3 +315,48 @@ def test_sichuan_unseen_is_unseen_counts() -> None:
                 turns += 1
             state = game.apply(state, ev)
         assert turns > 10
+
+
+def test_sichuan_discard_is_choose_discard() -> None:
+    """The Sichuan bot's discard with live counts made only when read == choose_discard with them,
+    at every turn of simulated hands (both games, a few presets) and on random hands with nothing live."""
+    from engine.mahjong.bot import _sichuan_discard, _unseen, choose_discard
+    from engine.registry import get_game
+    from engine.sim.simulate import simulate_match
+
+    turns = 0
+    for game_id, rules in (("sichuan_xuezhan", {}), ("sichuan_xueliu", {}), ("sichuan_xueliu", {"preset": "chengdu"})):
+        game = get_game(game_id)
+        for index in range(3):
+            events = simulate_match(game_id, rules, seed=5, index=index, chain=False)
+            state = game.start(events[0], events[1], game.parse_rules(rules))
+            for ev in events[2:-1]:
+                if state.stage == "act":
+                    s = state.turn
+                    hand, nm, void = state.hands[s], len(state.melds[s]), state.void[s]
+                    assert _sichuan_discard(state, s, hand, nm, void) == choose_discard(hand, nm, void, _unseen(state, s))
+                    turns += 1
+                state = game.apply(state, ev)
+    assert turns > 100
+
+
+def test_draft_copies_are_frozen_states() -> None:
+    """The draft-twin copier makes real, frozen, equal `State`s; a class it cannot mirror falls back."""
+    import pytest
+
+    from engine.mahjong.fastcopy import _draft_twin
+
+    names = tuple(f.name for f in dataclasses.fields(State))
+    assert _draft_twin(State, names) is not None  # the fast path is the one in use
+    fast = state_replacer(State)
+    st0 = State(xueliu=True, rules=SichuanRules(), base=2, dealer=1, hands=((1,) * 27,) * 4, wall=Wall.of(range(7)))
+    for st1 in (fast(st0, turn=3, locks=(0, 1, 2, 3)), fast.positional("turn", "locks")(st0, 3, (0, 1, 2, 3))):  # type: ignore[attr-defined]
+        assert type(st1) is State and st1 == dataclasses.replace(st0, turn=3, locks=(0, 1, 2, 3))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            st1.turn = 2  # type: ignore[misc]
+
+    class Sub(State):  # a base other than object: no twin
+        __slots__ = ()
+
+    assert _draft_twin(Sub, names) is None
+    assert _draft_twin(State, tuple(reversed(names))) is None  # not its slot order

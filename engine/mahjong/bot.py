@@ -108,6 +108,13 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
     gains = min_discard_gains(counts, n_melds)
     if len(gains) == 1:
         return gains[0][0]  # a lone minimal discard: its ukeire is compared with nothing
+    return _pick_by_ukeire(counts, gains, void, unseen)
+
+
+def _pick_by_ukeire(
+    counts: Sequence[int], gains: Sequence[tuple[int, int, tuple[int, int, int] | None]], void: int, unseen: Sequence[int]
+) -> int:
+    """`_most_ukeire` of the minimal discards `gains` (core.min_discard_gains, with masks)."""
     # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
     live = (unseen[0:9], unseen[9:18], unseen[18:27])
     sums: dict[int, int] = {}
@@ -224,6 +231,23 @@ def _unseen(st: State, s: int) -> list[int]:
     return [x if x > 0 else 0 for x in u]
 
 
+def _sichuan_discard(st: State, s: int, hand: Sequence[int], n_melds: int, void: int) -> int:
+    """`choose_discard(hand, n_melds, void, _unseen(st, s))` with the live counts made only when
+    the choice reads them: not for a void-suit discard, nor for a lone discard of minimal shanten
+    (the same candidates whether or not a tile is live: `choose_discard`'s two branches agree)."""
+    if void >= 0:
+        vs = [k for k in range(9 * void, 9 * void + 9) if hand[k]]
+        if vs:
+            return min(vs, key=lambda k: (_connect(hand, k), k))
+    gains = min_discard_gains(hand, n_melds)
+    if len(gains) == 1:
+        return gains[0][0]
+    unseen = _unseen(st, s)
+    if not any(unseen):
+        return _most_ukeire(hand, ((k, 0) for k, _sh, _m in gains))
+    return _pick_by_ukeire(hand, gains, void, unseen)
+
+
 def sichuan_action(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
     """The next event a decent Sichuan player (or the system) logs."""
     try:
@@ -278,7 +302,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                         return {"type": "gang", "seat": s, "tile": tile_name(k), "kind": "an"}
         if sc._locked(st, s):
             return {"type": "discard", "seat": s, "tile": tile_name(st.drawn)}
-        k = choose_discard(hand, n_melds, void, _unseen(st, s))
+        k = _sichuan_discard(st, s, hand, n_melds, void)
         return {"type": "discard", "seat": s, "tile": tile_name(k)}
     if st.stage in ("window", "rob"):
         k = st.turn
