@@ -360,3 +360,43 @@ def test_draft_copies_are_frozen_states() -> None:
 
     assert _draft_twin(Sub, names) is None
     assert _draft_twin(State, tuple(reversed(names))) is None  # not its slot order
+
+
+def test_sichuan_claim_scan_is_can_claim_win() -> None:
+    """`_first_claimer` (the bot's window scan) == the first seat with `_can_claim_win` not None, in
+    every claim window of simulated hands, whether the memo is cold or already holds answers."""
+    from engine.mahjong.sichuan import _ORDERS
+    from engine.registry import get_game
+    from engine.sim.simulate import simulate_match
+
+    windows = claims = 0
+    for game_id, rules in (("sichuan_xueliu", {}), ("sichuan_xuezhan", {"preset": "mianzhu"})):
+        game = get_game(game_id)
+        for index in range(4):
+            events = simulate_match(game_id, rules, seed=9, index=index, chain=False)
+            state = game.start(events[0], events[1], game.parse_rules(rules))
+            for ev in events[2:-1]:
+                if state.stage in ("window", "rob"):
+                    order = _ORDERS[state.turn]
+                    for start in range(3):
+                        game._claims = (None, [])  # cold memo
+                        got = game._first_claimer(state, order[start:])
+                        game._claims = (None, [])
+                        want = next((j for j in order[start:] if game._can_claim_win(state, j) is not None), -1)
+                        assert got == want and game._first_claimer(state, order[start:]) == want  # warm memo
+                        claims += want >= 0
+                    windows += 1
+                state = game.apply(state, ev)
+    assert windows > 100 and claims > 0
+
+
+def test_sichuan_tuple_edits() -> None:
+    """`_set` / `_add` (through a list) == their slicing definitions."""
+    from engine.mahjong.sichuan import _add, _set
+
+    rng = random.Random(4)
+    for _ in range(200):
+        t = tuple(rng.randrange(5) for _ in range(rng.randrange(1, 35)))
+        i, v = rng.randrange(len(t)), rng.randrange(-4, 5)
+        assert _set(t, i, (v,)) == (*t[:i], (v,), *t[i + 1 :])
+        assert _add(t, i, v) == (*t[:i], t[i] + v, *t[i + 1 :]) and _add(t, i) == (*t[:i], t[i] + 1, *t[i + 1 :])

@@ -310,9 +310,9 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         order = _ORDERS[k]
         start = order.index(st.hus[-1]) + 1 if st.hus else 0
         if st.rules.yi_pao_duo_xiang or not st.hus:
-            for j in order[start:]:
-                if game._can_claim_win(st, j) is not None:
-                    return {"type": "hu", "seat": j, "tile": tile_name(d)}
+            j = game._first_claimer(st, order[start:] if start else order)
+            if j >= 0:
+                return {"type": "hu", "seat": j, "tile": tile_name(d)}
         if st.stage == "window" and not st.hus and st.wall.remaining > 0:
             for j in order:
                 h = st.hands[j]

@@ -193,11 +193,17 @@ def _locked(st: State, s: int) -> bool:
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return (*t[:i], v, *t[i + 1 :])
+    """`(*t[:i], v, *t[i + 1:])` (through a list: fewer temporaries)."""
+    c = list(t)
+    c[i] = v
+    return tuple(c)
 
 
 def _add(c: tuple[int, ...], k: int, n: int = 1) -> tuple[int, ...]:
-    return (*c[:k], c[k] + n, *c[k + 1 :])
+    """`(*c[:k], c[k] + n, *c[k + 1:])` (through a list)."""
+    x = list(c)
+    x[k] += n
+    return tuple(x)
 
 
 def _has_void(counts: Sequence[int], void: int) -> bool:
@@ -847,6 +853,26 @@ class SichuanGame:
             return None
         return self._can_claim_win_now(st, j, True)
 
+    def _first_claimer(self, st: State, seats: Sequence[int]) -> int:
+        """The first of `seats` whose `_can_claim_win(st, j)` is not None, or −1: the same answers,
+        kept in the same memo, without a call per seat (the bot's window scan)."""
+        memo = self._claims
+        if memo[0] is not st:
+            memo = self._claims = (st, [_UNSET, _UNSET, _UNSET, _UNSET])
+        got = memo[1]
+        off = st.offered
+        for j in seats:
+            sc = got[j]
+            if sc is _UNSET:
+                if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+                    sc = None
+                else:
+                    sc = self._can_claim_win_now(st, j, False)
+                got[j] = sc
+            if sc is not None:
+                return j
+        return -1
+
     def _can_claim_win_now(self, st: State, j: int, ignore_lock: bool) -> Score | None:
         if st.stage == "rob" and not st.rules.rob_gang:
             return None
@@ -909,7 +935,7 @@ class SichuanGame:
                 raise _bad("illegal_claim", f"SC-R17 seat {seat} is pass-locked at {st.locks[seat]} fan: a {sc.fan}-fan win on {tile_name(d)} is not higher")
             return self._claim_win(st, seat, d, sc)
         # every other event closes the window: compulsory wins first (SC-R15)
-        forced = [j for j in self._must_win(st) if j not in st.hus and (not st.hus or self._order(st).index(j) > self._order(st).index(st.hus[-1]))]
+        forced = [j for j in self._must_win(st) if j not in st.hus and (not st.hus or self._order(st).index(j) > self._order(st).index(st.hus[-1]))] if _forced(st) else ()
         if forced and (st.rules.yi_pao_duo_xiang or not st.hus):
             raise _bad("illegal_move", f"SC-R15 seat {forced[0]} must hu {tile_name(d)} (last four tiles), not {t}")
         if t in ("peng", "gang") and not robbing:
@@ -943,10 +969,14 @@ class SichuanGame:
         if not st.rules.yi_pao_duo_xiang and st.hus:
             return st
         locks: list[int] | None = None
+        memo = self._claims
+        got = memo[1] if memo[0] is st else None  # the answers already known for this state
         for j in _ORDERS[st.turn]:
             if j in st.hus:
                 continue
-            sc = self._can_claim_win(st, j)
+            sc = _UNSET if got is None else got[j]
+            if sc is _UNSET:
+                sc = self._can_claim_win(st, j)
             if sc is not None:
                 if locks is None:
                     locks = list(st.locks)
