@@ -10,7 +10,9 @@ Policy (generic functions on count vectors, then `sichuan_action` for the Sichua
   most isolated / terminal tile. One pass of `core.discard_gains` scores every discard; ukeire is
   counted only for the discards of minimal shanten (the others cannot win the comparison), not at
   all when no tile is live (claimflow far from ready: every ukeire is 0); `choose_discard_plain` is
-  the same rule by its definition (the tests compare them).
+  the same rule by its definition (the tests compare them). At the Sichuan table the live counts
+  are made only when the choice reads them (`_sichuan_discard`: not for a void-suit discard nor a
+  lone minimal one).
 - Hu: always win when the rules allow it (self-draw or claim).
 - Peng: only when the pong lowers shanten after the best discard. Zhi gang / an gang: when shanten
   does not get worse. Bu gang: always (it pays and rarely hurts).
