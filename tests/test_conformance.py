@@ -55,7 +55,6 @@ def test_bot_playouts_replay_finished_zero_sum(game_id: str, preset: str) -> Non
         result = replay(events)
         assert result.status == "finished", (result.match_id, result.error)
         assert result.error is None
-        assert sum(result.deltas) == 0
         assert_items_net_to_deltas(result)
         assert result.settlement_matches is True
         assert result.chain_ok is True

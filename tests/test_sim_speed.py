@@ -132,21 +132,10 @@ def test_split_examples() -> None:
 # ---------------------------------------------------------------- Pao De Kuai moves_left
 
 
-def _ref_rest(c: tuple[int, ...]) -> int:
-    trios, pairs, singles = c.count(3), c.count(2), c.count(1)
-    moves = c.count(4) + trios + pairs + singles
-    two = min(trios, singles // 2)
-    moves -= 2 * two
-    t = trios - two
-    if singles - 2 * two and t:
-        moves -= 1
-        t -= 1
-    return moves - min(t, pairs)
-
-
 @cache
 def _ref_moves_left(c: tuple[int, ...]) -> int:
-    best = _ref_rest(c)
+    """Every chain choice tried, each remainder priced by the bot's own chain-free count."""
+    best = paodekuai_bot._rest_moves(bytes(c))
     if best <= 1:
         return best
     for unit, least in ((1, 5), (2, 2), (3, 2)):

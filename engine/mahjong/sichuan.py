@@ -834,41 +834,40 @@ class SichuanGame:
         A pure function of (state, seat): with the lock, the answers for the last state asked are
         kept (the bot asks for every seat, then the reducer closing that window asks again; callers
         only test the answer against None or read its `fan`)."""
-        off = st.offered
         if not ignore_lock:
-            memo = self._claims
-            if memo[0] is st:
-                got = memo[1][j]
-                if got is not _UNSET:
-                    return got  # type: ignore[no-any-return]
-            else:
-                memo = self._claims = (st, [_UNSET, _UNSET, _UNSET, _UNSET])
-            if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
-                sc = None  # not even a shape win: every path of `_can_claim_win_now` answers None
-            else:
-                sc = self._can_claim_win_now(st, j, False)
-            memo[1][j] = sc
-            return sc
+            got = self._claim_answers(st)
+            sc = got[j]
+            return self._claim_answer(st, got, j) if sc is _UNSET else sc  # type: ignore[no-any-return]
+        off = st.offered
         if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
             return None
         return self._can_claim_win_now(st, j, True)
 
-    def _first_claimer(self, st: State, seats: Sequence[int]) -> int:
-        """The first of `seats` whose `_can_claim_win(st, j)` is not None, or −1: the same answers,
-        kept in the same memo, without a call per seat (the bot's window scan)."""
+    def _claim_answers(self, st: State) -> list[Any]:
+        """The memo of `_can_claim_win` answers (with the lock) for `st`, one slot per seat."""
         memo = self._claims
         if memo[0] is not st:
             memo = self._claims = (st, [_UNSET, _UNSET, _UNSET, _UNSET])
-        got = memo[1]
+        return memo[1]
+
+    def _claim_answer(self, st: State, got: list[Any], j: int) -> Score | None:
+        """Compute and keep seat j's answer in `got` (the memo of `st`)."""
         off = st.offered
+        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+            sc = None  # not even a shape win: every path of `_can_claim_win_now` answers None
+        else:
+            sc = self._can_claim_win_now(st, j, False)
+        got[j] = sc
+        return sc
+
+    def _first_claimer(self, st: State, seats: Sequence[int]) -> int:
+        """The first of `seats` whose `_can_claim_win(st, j)` is not None, or −1: the same answers,
+        kept in the same memo, without a call per seat (the bot's window scan)."""
+        got = self._claim_answers(st)
         for j in seats:
             sc = got[j]
             if sc is _UNSET:
-                if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
-                    sc = None
-                else:
-                    sc = self._can_claim_win_now(st, j, False)
-                got[j] = sc
+                sc = self._claim_answer(st, got, j)
             if sc is not None:
                 return j
         return -1
@@ -969,14 +968,13 @@ class SichuanGame:
         if not st.rules.yi_pao_duo_xiang and st.hus:
             return st
         locks: list[int] | None = None
-        memo = self._claims
-        got = memo[1] if memo[0] is st else None  # the answers already known for this state
+        got = self._claim_answers(st)  # the answers the bot or the reducer already asked for
         for j in _ORDERS[st.turn]:
             if j in st.hus:
                 continue
-            sc = _UNSET if got is None else got[j]
+            sc = got[j]
             if sc is _UNSET:
-                sc = self._can_claim_win(st, j)
+                sc = self._claim_answer(st, got, j)
             if sc is not None:
                 if locks is None:
                     locks = list(st.locks)
