@@ -12,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from events.errors import UsageError
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("engine.sim.cli", "bots play N matches of a game; writes an event log"),
     "replay": ("engine.cli_replay", "replay every match in log files (events.md §6)"),
@@ -24,10 +26,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("events.cli_schema", "print the JSON Schema of every event type"),
     "rules": ("engine.cli_rules", "print a game's house-rule options, defaults and presets"),
 }
-
-
-class UsageError(Exception):
-    """Bad usage or unreadable input: exit 2 with this one-line message."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,8 +74,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # run the imported module's main, so that `UsageError` raised by sub-commands (which import
-    # `paiju`) is the class `main` catches, not a second copy living in `__main__`
-    import paiju
-
-    raise SystemExit(paiju.main())
+    raise SystemExit(main())

@@ -68,8 +68,8 @@ def _cell(v: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     from analytics.lake import open_lake
     from analytics.queries import QUERIES
+    from events.errors import UsageError
     from ingest.store import MANIFEST
-    from paiju import UsageError
 
     if not os.path.isdir(args.lake) or not os.path.exists(os.path.join(args.lake, MANIFEST)):
         raise UsageError(f"no lake at {args.lake} (run 'paiju ingest PATH… --lake {args.lake}' first)")

@@ -777,7 +777,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paiju import UsageError
+    from events.errors import UsageError
 
     if args.log:
         for p in args.log:

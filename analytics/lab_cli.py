@@ -16,7 +16,7 @@ from typing import Any
 
 from analytics.lab import Comparison, Row, run_lab
 from engine.cli_common import load_rules_arg
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from dashboard import LAKE_ENV
-from paiju import UsageError
+from events.errors import UsageError
 
 APP = Path(__file__).resolve().parent / "app.py"
 

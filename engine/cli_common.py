@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def load_rules_arg(value: str | None, *, allow_preset_name: bool = False) -> dict[str, Any]:

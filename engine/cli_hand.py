@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cli_common import load_rules_arg, print_json
 from engine.registry import GameNotAvailable, get_game
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from engine.registry import GameNotAvailable, get_game
 from engine.replay import GroupedLog, ReplayResult, group_lines, replay_with_steps
 from events.codec import LineError, ParsedLine, event_to_json, read_log
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

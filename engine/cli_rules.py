@@ -7,7 +7,7 @@ import argparse
 from engine.base import rules_doc
 from engine.cli_common import print_json
 from engine.registry import GameNotAvailable, get_game
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

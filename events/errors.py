@@ -57,3 +57,11 @@ class ContractError(Exception):
     def as_dict(self) -> dict[str, object]:
         """The contract's `error` object: `{seq, type, code, message}`."""
         return {"seq": self.seq, "type": self.type, "code": self.code, "message": self.message}
+
+
+class UsageError(Exception):
+    """Bad usage or unreadable input (cli.md): the command exits 2 with this one-line message.
+
+    It lives at the bottom layer so that every package's command-line module can raise it without
+    importing the top-level `paiju` script.
+    """

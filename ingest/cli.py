@@ -26,9 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from events.errors import UsageError
     from ingest.pipeline import ingest
     from ingest.store import LakeBusy
-    from paiju import UsageError
 
     if args.workers < 0:
         raise UsageError("--workers must be 0 or more")

@@ -10,7 +10,7 @@ from engine.cli_common import load_rules_arg, print_json
 from engine.errors import Illegal
 from engine.registry import GameNotAvailable, get_game
 from engine.sim.simulate import SimulationError, write_simulation
-from paiju import UsageError
+from events.errors import UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
