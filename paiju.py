@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -29,10 +30,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (docs/cli.md): `paiju replay: the following arguments are
+    required: PATH (paiju replay --help)`, exit 2."""
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"paiju: error: {message}", file=sys.stderr)
+        one_line(f"{self.prog}: {message} ({self.prog} --help)")
         raise SystemExit(2)
+
+
+def one_line(message: str) -> None:
+    """Print `message` on stderr as one line (newlines folded, lone surrogates escaped)."""
+    text = " ".join(str(message).split())
+    sys.stderr.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,24 +62,54 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one sub-command; the exit status (0, 1, 2; 130 when interrupted).
+
+    No traceback reaches a user: a `UsageError` is its one line; anything else a sub-command lets
+    escape is a bug, reported as one `internal error` line (exit 2) unless PAIJU_DEBUG is set.
+    """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a one-line error (2)
+        return e.code if isinstance(e.code, int) else 2
+    if extra:
+        where = f"paiju {args.command}" if args.command else "paiju"
+        one_line(f"{where}: unrecognized arguments: {' '.join(extra)} ({where} --help)")
+        return 2
     if args.command is None:
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return 2
     if getattr(args, "_missing", None):
-        print(f"paiju: {args._missing}", file=sys.stderr)
+        one_line(f"paiju: {args._missing}")
         return 2
     try:
         return int(args._run(args))
     except UsageError as e:
-        print(f"paiju {args.command}: {e}", file=sys.stderr)
+        one_line(f"paiju {args.command}: {e}")
         return 2
     except KeyboardInterrupt:
-        print(f"paiju {args.command}: interrupted", file=sys.stderr)
+        one_line(f"paiju {args.command}: interrupted")
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except RecursionError:
+        one_line(f"paiju {args.command}: input nested too deeply")
+        return 2
+    except Exception as e:
+        if os.environ.get("PAIJU_DEBUG"):
+            raise
+        one_line(f"paiju {args.command}: internal error (a bug; PAIJU_DEBUG=1 shows where): {type(e).__name__}: {e}")
+        return 2
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe (`paiju replay … | head`), point stdout at /dev/null so the exit flush is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (captured in tests)
+        pass
 
 
 if __name__ == "__main__":

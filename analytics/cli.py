@@ -69,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
     from analytics.lake import open_lake
     from analytics.queries import QUERIES
     from events.errors import UsageError
+    from events.notation import GAME_IDS
     from ingest.store import MANIFEST
 
+    if args.game is not None and args.game not in GAME_IDS:
+        raise UsageError(f"unknown game {args.game!r}; games: {', '.join(GAME_IDS)}")
     if not os.path.isdir(args.lake) or not os.path.exists(os.path.join(args.lake, MANIFEST)):
         raise UsageError(f"no lake at {args.lake} (run 'paiju ingest PATH… --lake {args.lake}' first)")
     names = args.query or list(DEFAULT_QUERIES)

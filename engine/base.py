@@ -135,11 +135,6 @@ class Game(Protocol):
         """The `dealt` event's fields (hands, bottom/wall/stacks) from a seeded shuffle."""
         ...
 
-    def bot_action(self, state: Any, rng: random.Random) -> dict[str, Any]:
-        """The next event a decent player (or the system: `laizi`, `exchange_direction`) logs:
-        `{"type": …, fields…}` without `match_id`/`seq`. Only called while not finished."""
-        ...
-
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand`: the query has the batch fields of spec/cli.md; ValueError for bad input."""
         ...

@@ -1,4 +1,8 @@
-"""Small helpers shared by the engine's sub-commands."""
+"""Small helpers shared by the sub-commands: reading user files and JSON without a traceback.
+
+Every failure is a `UsageError` whose one-line message names what was bad and where (docs/cli.md:
+exit 2, one line on stderr).
+"""
 
 from __future__ import annotations
 
@@ -9,28 +13,60 @@ from typing import Any
 from events.errors import UsageError
 
 
-def load_rules_arg(value: str | None, *, allow_preset_name: bool = False) -> dict[str, Any]:
+def decode_utf8(data: bytes, where: str) -> str:
+    """`data` as UTF-8 text; UsageError naming `where` and the byte offset otherwise."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{where}: not UTF-8 ({e.reason} at byte {e.start})") from None
+
+
+def read_text(path: str, where: str) -> str:
+    """The UTF-8 text of the file at `path` (UsageError when it cannot be read or decoded)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise UsageError(f"{where}: cannot read {path}: {e.strerror or e}") from None
+    return decode_utf8(data, where)
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse JSON text; UsageError naming `where` for bad JSON, too deep a nesting or a huge integer."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        at = f"line {e.lineno} column {e.colno}" if e.lineno > 1 else f"column {e.colno}"
+        raise UsageError(f"{where} is not JSON: {e.msg} at {at}") from None
+    except RecursionError:
+        raise UsageError(f"{where}: JSON nested too deeply") from None
+    except ValueError as e:  # an integer over Python's int/str conversion limit
+        raise UsageError(f"{where}: unusable JSON ({str(e)[:80]})") from None
+
+
+def load_rules_arg(value: str | None, *, allow_preset_name: bool = False, option: str = "--rules") -> dict[str, Any]:
     """`--rules JSON` or `--rules @FILE` (or, where allowed, a bare preset name such as `chengdu`)
     → a rules object (UsageError when unreadable)."""
     if value is None:
         return {}
     text = value.strip()
+    where = option
     if text.startswith("@"):
-        try:
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise UsageError(f"cannot read rules file {text[1:]}: {e.strerror}") from None
+        where = f"{option} {text}"
+        text = read_text(text[1:], where)
     elif allow_preset_name and not text.startswith("{"):
         return {"preset": text} if text else {}
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"--rules is not JSON: {e.msg} at column {e.colno}") from None
+    obj = parse_json(text, where)
     if not isinstance(obj, dict):
-        raise UsageError("--rules must be a JSON object like {\"preset\": \"standard\", \"rob\": true}")
+        raise UsageError(f"{where} must be a JSON object like {{\"preset\": \"standard\", \"rob\": true}}")
     return obj
 
 
 def print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    """One JSON Lines record on standard output (a string that is not valid Unicode is escaped)."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a command-line argument: \ud800 escapes
+        text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
+    sys.stdout.write(text + "\n")

@@ -1,9 +1,16 @@
-"""Game id → game object, imported lazily so that no game is loaded before it is needed."""
+"""Game id → game object and its bot, imported lazily so that no game is loaded before it is needed.
+
+The registry pairs a game with its bot: the game modules (pure reducers) do not import the bots,
+the bots import the games (tests/test_layers.py checks the arrows).
+"""
 
 from __future__ import annotations
 
 import importlib
-from functools import cache
+import random
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Any
 
 from engine.base import Game
 from events.notation import GAME_IDS
@@ -18,7 +25,22 @@ GAME_MODULES: dict[str, tuple[str, str]] = {
     "hongzhong": ("engine.mahjong.hongzhong", "HONGZHONG"),
     "anshun": ("engine.mahjong.anshun", "ANSHUN"),
 }
-assert set(GAME_MODULES) == set(GAME_IDS)
+BOT_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "ddz": ("engine.climbing.bot", "ddz_bot_action"),
+    "ddz_laizi": ("engine.climbing.bot", "ddz_bot_action"),
+    "paodekuai": ("engine.climbing.paodekuai_bot", "choose"),
+    "zhajinhua": ("engine.zhajinhua.bot", "bot_action"),
+    "sichuan_xuezhan": ("engine.mahjong.bot", "sichuan_action"),
+    "sichuan_xueliu": ("engine.mahjong.bot", "sichuan_action"),
+    "hongzhong": ("engine.mahjong.bot", "claimflow_action"),
+    "anshun": ("engine.mahjong.bot", "claimflow_action"),
+}
+"""Game id → (module, function `(game, state, rng) -> event payload`) of the bot that plays it."""
+assert set(GAME_MODULES) == set(GAME_IDS) == set(BOT_FUNCTIONS)
+
+Bot = Callable[[Any, random.Random], dict[str, Any]]
+"""`bot(state, rng)`: the next event a decent player (or the system: `laizi`, `exchange_direction`)
+logs, `{"type": …, fields…}` without `match_id`/`seq`; only called while the match is not finished."""
 
 
 class GameNotAvailable(LookupError):
@@ -51,3 +73,16 @@ def available_games() -> list[str]:
             continue
         out.append(g)
     return out
+
+
+@cache
+def get_bot(game_id: str) -> Bot:
+    """The bot of a contract game id, bound to its game object."""
+    game = get_game(game_id)
+    module_name, attr = BOT_FUNCTIONS[game_id]
+    return partial(getattr(importlib.import_module(module_name), attr), game)
+
+
+def bot_action(game: Game, state: Any, rng: random.Random) -> dict[str, Any]:
+    """The next event `game`'s bot logs in `state` (the game object's registered bot)."""
+    return get_bot(game.id)(state, rng)

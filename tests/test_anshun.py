@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.mahjong.anshun import ANSHUN, PATTERNS, evaluate, yaobai_set
+from engine.registry import bot_action
 from engine.replay import replay, replay_with_steps
 from engine.sim.simulate import simulate_match
 from engine.tiles import counts_of, parse_hand, tile_id
@@ -246,9 +247,9 @@ def test_bot_declares_tian_ting_when_ready() -> None:
     ev = load("anshun_e4_tian_ting_sha_bao")
     steps, _ = replay_with_steps([parse_line(json.dumps(e)) for e in ev])
     s = steps[1].state  # after the deal: the dealer is ready after discarding 9p
-    assert ANSHUN.bot_action(s, random.Random(0)) == {"type": "ting", "seat": 0}
+    assert bot_action(ANSHUN, s, random.Random(0)) == {"type": "ting", "seat": 0}
     s2 = steps[2].state
-    act = ANSHUN.bot_action(s2, random.Random(0))
+    act = bot_action(ANSHUN, s2, random.Random(0))
     assert act["type"] == "discard" and act["seat"] == 0
     assert ANSHUN.try_apply(s2, act) is not None  # its 13 tiles are ready (AS-R12)
     v = ANSHUN.view(steps[3].state)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.mahjong.hongzhong import HONGZHONG
+from engine.registry import bot_action
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.codec import parse_line
@@ -244,7 +245,7 @@ def test_legal_actions_and_view() -> None:
     assert any(a["type"] == "draw" and a["seat"] == 0 for a in acts)
     v = HONGZHONG.view(rob_state)
     assert v["phase"] == "rob" and len(v["hands"]) == 4 and v["wall_left"] > 0
-    assert HONGZHONG.bot_action(rob_state, random.Random(1)) == {"type": "hu", "seat": 3, "tile": "4s"}
+    assert bot_action(HONGZHONG, rob_state, random.Random(1)) == {"type": "hu", "seat": 3, "tile": "4s"}
 
 
 def test_hand_calculator() -> None:

@@ -16,7 +16,7 @@ from engine.climbing import pdk_moves as mv
 from engine.climbing.paodekuai import PAODEKUAI as G
 from engine.climbing.paodekuai import deck
 from engine.errors import Illegal
-from engine.registry import get_game
+from engine.registry import bot_action, get_game
 from engine.replay import replay
 from events.codec import parse_event, read_log
 from events.models import Dealt, MatchStarted, Pass, Play
@@ -621,7 +621,7 @@ def test_legal_actions_match_the_reducer_on_random_tables() -> None:
                 with pytest.raises(Illegal) as err:
                     G.apply(s, Pass(match_id="x", seq=seq, seat=s.turn))
                 assert err.value.code == "must_play"
-            s = G.apply(s, parse_event({"match_id": "x", "seq": seq, **G.bot_action(s, rng)}))
+            s = G.apply(s, parse_event({"match_id": "x", "seq": seq, **bot_action(G, s, rng)}))
             seq += 1
 
 

@@ -16,6 +16,7 @@ from engine.climbing import pdk_moves as mv
 from engine.climbing.paodekuai import PAODEKUAI as G
 from engine.climbing.paodekuai import deck
 from engine.climbing.paodekuai_bot import moves_left
+from engine.registry import bot_action
 from engine.replay import replay
 from engine.sim.simulate import simulate_match
 from events.codec import parse_event
@@ -165,17 +166,17 @@ def _state_after(n: int) -> Any:
 def test_bot_plays_like_a_person() -> None:
     rng = random.Random(0)
     # seat 0 leads with 15 cards forming one plane_2n_wings: it goes out at once
-    act = G.bot_action(_state_after(10), rng)
+    act = bot_action(G, _state_after(10), rng)
     assert act["type"] == "play" and len(act["cards"]) == 15
     # seat 1 opens E4 with 16 cards: a pair straight that leaves two moves (e.g. 666+T and 778899),
     # not a lone card
     s = _state_after(2)
-    act = G.bot_action(s, rng)
+    act = bot_action(G, s, rng)
     assert act["type"] == "play" and mv.lead_reading(_counts([CARD_ID[c] for c in act["cards"]]))[0] == "pair_straight"
     left = [c for c in s.hands[1] if CARD_NAME[c] not in act["cards"]]
     assert moves_left(_counts(left)) <= 2
     # seat 2 follows seat 1's 报单 solo 6d with a low card that beats it, keeping its high cards
-    act = G.bot_action(_state_after(6), rng)
+    act = bot_action(G, _state_after(6), rng)
     assert act["type"] == "play" and len(act["cards"]) == 1 and act["cards"][0][0] in "789T"
 
 

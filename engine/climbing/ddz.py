@@ -41,7 +41,6 @@ from pydantic import Field
 from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
 from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
-from engine.climbing import bot as _bot
 from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings, split_laizi
 from engine.climbing.moves import (
     LEVEL_ROCKET,
@@ -544,9 +543,6 @@ class DouDizhu:
             return self.parse_rules(query.get("rules") or {})
         except Illegal as e:
             raise ValueError(str(e)) from None
-
-    def bot_action(self, state: DDZState, rng: random.Random) -> dict[str, Any]:
-        return _bot.ddz_bot_action(self, state, rng)
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand ddz CARDS`: the move type of a set of cards (spec/cli.md)."""

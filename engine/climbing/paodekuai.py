@@ -419,11 +419,6 @@ class PaoDeKuai:
             hands = [hands[(s + shift) % N_SEATS] for s in range(N_SEATS)]
         return {"hands": [_names(h) for h in hands]}
 
-    def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
-        from engine.climbing.paodekuai_bot import choose
-
-        return choose(self, state, rng)
-
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand paodekuai CARDS`: the move type as led (section 4.3) and every reading."""
         if query.get("laizi") is not None:

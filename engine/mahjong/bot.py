@@ -1,6 +1,8 @@
 """A shared mahjong bot that plays like a decent person (used by Sichuan; Hongzhong/Anshun via hooks).
 
-Policy (generic functions on count vectors, then `sichuan_action` for the Sichuan table):
+Policy (generic functions on count vectors, then `sichuan_action` for the Sichuan table and
+`claimflow_action` for Hongzhong and Anshun, which read the game's `bot_*` hooks; engine/registry.py
+pairs each game with its bot, the game modules do not import this one):
 - 换三张 (`choose_exchange`): the shortest suit holding at least 3 tiles; inside it the 3 least
   connected tiles (fewest neighbours within two steps, pairs kept).
 - 定缺 (`choose_void`): the suit with the fewest tiles (ties: fewer pairs/neighbours, then m < p < s).
@@ -22,16 +24,18 @@ Policy (generic functions on count vectors, then `sichuan_action` for the Sichua
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
+from engine.mahjong.claimflow import _add
 from engine.mahjong.core import discard_shanten, mask_bits, min_discard_gains, shanten
-from engine.tiles import N_SUITED, SUITS, kinds_of, tile_name, tile_names
+from engine.tiles import N_KINDS, N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
+    from engine.mahjong.claimflow import ClaimGame, Table
     from engine.mahjong.sichuan import SichuanGame, State
 
 
@@ -268,7 +272,7 @@ _ORDERS = tuple(tuple((k + i) % 4 for i in range(1, 4)) for k in range(4))
 
 @cache
 def _sichuan_module() -> Any:
-    from engine.mahjong import sichuan  # imports this module: not at the top
+    from engine.mahjong import sichuan  # loaded for the Sichuan bot only (Hongzhong/Anshun need it not)
 
     return sichuan
 
@@ -333,3 +337,71 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
     drawer = game._expected_drawer(st)
     assert drawer is not None
     return {"type": "draw", "seat": drawer, "tile": tile_name(game._expected_tile(st))}
+
+
+# ---------------------------------------------------------------- Hongzhong and Anshun (claimflow.py)
+def claimflow_action(game: ClaimGame, s: Table, rng: random.Random) -> dict[str, Any]:
+    """The first legal event of `claimflow_candidates` (a person's priorities); else any legal event."""
+    for c in claimflow_candidates(game, s, rng):
+        if game.try_apply(s, c) is not None:
+            return c
+    acts = game.legal_actions(s)
+    if not acts:
+        raise RuntimeError(f"{game.id}: no legal action in phase {s.phase}")
+    return acts[0]
+
+
+def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Win first (self-draw, then claims in turn order), then kongs, pengs that help, then the discard
+    chosen by `claimflow_discard` or the expected draw. The game's hooks (`bot_may_hu`,
+    `bot_special`, `bot_natural`) say what its rules allow."""
+    if s.phase == "act":
+        j = s.turn
+        drawn = s.tile if s.drew else None
+        if (drawn is not None or s.first) and game.bot_may_hu(s, j, s.hands[j], game.zimo_kind(s, j)):
+            t = drawn if drawn is not None else next(k for k in range(N_KINDS) if s.hands[j][k])
+            yield {"type": "hu", "seat": j, "tile": tile_name(t)}
+        yield from game.bot_special(s, rng)
+        h = s.hands[j]
+        for k in range(N_KINDS):
+            if h[k] == 4:
+                yield {"type": "gang", "seat": j, "tile": tile_name(k), "kind": "an"}
+        for m in s.melds[j]:
+            if m.kind == "peng" and h[m.tile]:
+                yield {"type": "gang", "seat": j, "tile": tile_name(m.tile), "kind": "bu"}
+        k = claimflow_discard(game, s, j)
+        if k is not None:
+            yield {"type": "discard", "seat": j, "tile": tile_name(k)}
+        return
+    if s.phase in ("claim", "rob") and s.tile is not None:
+        d = tile_name(s.tile)
+        how = "dianpao" if s.phase == "claim" else "qianggang"
+        for i in range(1, 4):
+            j = (s.turn + i) % 4
+            if game.bot_may_hu(s, j, _add(s.hands[j], s.tile, 1), how):
+                yield {"type": "hu", "seat": j, "tile": d}
+        if s.phase == "claim":
+            for i in range(1, 4):
+                j = (s.turn + i) % 4
+                if s.hands[j][s.tile] >= 3:
+                    yield {"type": "gang", "seat": j, "tile": d, "kind": "zhi"}
+                if s.hands[j][s.tile] >= 2 and want_peng(game.bot_natural(s, s.hands[j]), len(s.melds[j]), s.tile, -1):
+                    yield {"type": "peng", "seat": j, "tile": d}
+    exp = game._expected_drawer(s)
+    if exp is not None and s.wall.remaining > game.reserve(s.rules):
+        seat, repl = exp
+        tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
+        yield {"type": "draw", "seat": seat, "tile": tile_name(s.wall.peek(tail))}
+
+
+def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:
+    """The shared discard rule on the game's natural tiles; live-tile counts (ukeire) only when the hand
+    is close to ready."""
+    h = s.hands[j]
+    c = game.bot_natural(s, h)
+    m = len(s.melds[j])
+    near = shanten(c, m) <= 1 if any(c) else False
+    unseen = unseen_counts(h, game.visible(s)) if near else [0] * N_KINDS
+    if not any(c):
+        return next((k for k in range(N_KINDS) if h[k]), None)
+    return choose_discard(c, m, -1, unseen)

@@ -20,8 +20,7 @@ from typing import Any, ClassVar
 
 from engine.base import GameRules, parse_rules
 from engine.errors import Illegal
-from engine.mahjong import bot as mjbot
-from engine.mahjong.core import Meld, Wall, shanten
+from engine.mahjong.core import Meld, Wall
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import N_KINDS, TILE_NAME, counts_of, full_set, tile_id, tile_name, tile_names
 
@@ -531,58 +530,7 @@ class ClaimGame:
                 v[m.tile] += m.size
         return v
 
-    # ------------------------------------------------------------ bot
-    def bot_action(self, s: Table, rng: random.Random) -> dict[str, Any]:
-        """The first legal event of `bot_candidates` (a person's priorities); else any legal event."""
-        for c in self.bot_candidates(s, rng):
-            if self.try_apply(s, c) is not None:
-                return c
-        acts = self.legal_actions(s)
-        if not acts:
-            raise RuntimeError(f"{self.id}: no legal action in phase {s.phase}")
-        return acts[0]
-
-    def bot_candidates(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
-        """Win first (self-draw, then claims in turn order), then kongs, pengs that help, then the discard
-        chosen by `bot_discard` or the expected draw."""
-        if s.phase == "act":
-            j = s.turn
-            drawn = s.tile if s.drew else None
-            if (drawn is not None or s.first) and self.bot_may_hu(s, j, s.hands[j], self.zimo_kind(s, j)):
-                t = drawn if drawn is not None else next(k for k in range(N_KINDS) if s.hands[j][k])
-                yield {"type": "hu", "seat": j, "tile": tile_name(t)}
-            yield from self.bot_special(s, rng)
-            h = s.hands[j]
-            for k in range(N_KINDS):
-                if h[k] == 4:
-                    yield {"type": "gang", "seat": j, "tile": tile_name(k), "kind": "an"}
-            for m in s.melds[j]:
-                if m.kind == "peng" and h[m.tile]:
-                    yield {"type": "gang", "seat": j, "tile": tile_name(m.tile), "kind": "bu"}
-            k = self.bot_discard(s, j, rng)
-            if k is not None:
-                yield {"type": "discard", "seat": j, "tile": tile_name(k)}
-            return
-        if s.phase in ("claim", "rob") and s.tile is not None:
-            d = tile_name(s.tile)
-            how = "dianpao" if s.phase == "claim" else "qianggang"
-            for i in range(1, 4):
-                j = (s.turn + i) % 4
-                if self.bot_may_hu(s, j, _add(s.hands[j], s.tile, 1), how):
-                    yield {"type": "hu", "seat": j, "tile": d}
-            if s.phase == "claim":
-                for i in range(1, 4):
-                    j = (s.turn + i) % 4
-                    if s.hands[j][s.tile] >= 3:
-                        yield {"type": "gang", "seat": j, "tile": d, "kind": "zhi"}
-                    if s.hands[j][s.tile] >= 2 and self.bot_wants_peng(s, j, s.tile):
-                        yield {"type": "peng", "seat": j, "tile": d}
-        exp = self._expected_drawer(s)
-        if exp is not None and s.wall.remaining > self.reserve(s.rules):
-            seat, repl = exp
-            tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
-            yield {"type": "draw", "seat": seat, "tile": tile_name(s.wall.peek(tail))}
-
+    # ------------------------------------------------------------ bot hooks (engine/mahjong/bot.py plays)
     def bot_may_hu(self, s: Table, seat: int, counts: Counts, how: str) -> bool:
         """False only where `_hu` would surely refuse the bot's hu (not a winning hand): the trial
         apply and its refusal text are skipped, the chosen event is the same."""
@@ -595,20 +543,6 @@ class ClaimGame:
     def bot_natural(self, s: Table, counts: Counts) -> list[int]:
         """The counts the shared bot plans with (Hongzhong sets the wilds aside)."""
         return list(counts)
-
-    def bot_wants_peng(self, s: Table, j: int, t: int) -> bool:
-        return mjbot.want_peng(self.bot_natural(s, s.hands[j]), len(s.melds[j]), t, -1)
-
-    def bot_discard(self, s: Table, j: int, rng: random.Random) -> int | None:
-        """The shared bot's discard; live-tile counts (ukeire) only when the hand is close to ready."""
-        h = s.hands[j]
-        c = self.bot_natural(s, h)
-        m = len(s.melds[j])
-        near = shanten(c, m) <= 1 if any(c) else False
-        unseen = mjbot.unseen_counts(h, self.visible(s)) if near else [0] * N_KINDS
-        if not any(c):
-            return next((k for k in range(N_KINDS) if h[k]), None)
-        return mjbot.choose_discard(c, m, -1, unseen)
 
     def view(self, s: Table) -> dict[str, Any]:
         phase = "end" if s.done else s.phase

@@ -40,7 +40,6 @@ from pydantic import Field, field_validator
 
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
-from engine.mahjong import bot as mjbot
 from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, shanten, waits
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
@@ -1278,9 +1277,6 @@ class SichuanGame:
             hands.append(deck[pos : pos + n])
             pos += n
         return {"hands": hands, "wall": deck[pos:]}
-
-    def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
-        return mjbot.sichuan_action(self, state, rng)
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         return _hand_query(self, query)

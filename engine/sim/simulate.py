@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from typing import IO, Any
 
 from engine.errors import Illegal
-from engine.registry import get_game
+from engine.registry import get_bot, get_game
 from engine.workers import process_pool
 from events.chain import fill_chain
 from events.codec import _FIRST_KEYS
@@ -129,7 +129,7 @@ def _play_match(
     assert isinstance(dealt, Dealt)
     events: list[AnyEvent] = [started, dealt]
     state = game.start(started, dealt, parsed)
-    is_finished, bot_action, apply = game.is_finished, game.bot_action, game.apply
+    is_finished, bot_action, apply = game.is_finished, get_bot(game_id), game.apply
     while not is_finished(state):
         if len(events) >= MAX_EVENTS:
             raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")

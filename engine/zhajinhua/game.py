@@ -398,11 +398,6 @@ class ZhaJinHua:
             out["stacks"] = [rng.randint(3, 30) if rng.random() < 0.4 else rng.randint(30, 300) for _ in range(n_players)]
         return out
 
-    def bot_action(self, state: State, rng: random.Random) -> dict[str, Any]:
-        from engine.zhajinhua.bot import bot_action
-
-        return bot_action(self, state, rng)
-
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         """`paiju hand zhajinhua "As Ks Qs"` -> {"category": "shun_jin", "rank": [14, 13, 12], "key": [...]}."""
         raw = query.get("cards")
