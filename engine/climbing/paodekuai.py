@@ -219,20 +219,24 @@ class PaoDeKuai:
             ids.append(cid)
         cards = tuple(sorted(ids))
         counts = mv.counts_of(cards)
-        if not mv.readings(counts):
-            raise Illegal("illegal_move", f"PDK-R6 {_short(cards)} is not a Pao De Kuai move (section 4)")
         r = state.rules
+        empties = len(cards) == len(hand)
+        # section 6 `short_trio_last`: a hand-emptying follow of the top's main part with fewer
+        # kickers is a move although section 4 may give it no reading (3334445 after a winged plane)
+        short_ok = r.short_trio_last and empties and state.top is not None
+        short = mv.short_shape(counts, state.top.move) if short_ok and state.top is not None else None
+        if not mv.readings(counts) and short is None:
+            raise Illegal("illegal_move", f"PDK-R6 {_short(cards)} is not a Pao De Kuai move (section 4)")
         if r.first_play_3s and state.first_match and not state.led and THREE_SPADES not in cards:
             raise Illegal(
                 "illegal_move", f"PDK-R4 the first play of a first match must contain 3s, got {_short(cards)}"
             )
-        empties = len(cards) == len(hand)
         if state.top is None:
             move = mv.lead_reading(counts)
         else:
-            got = mv.beat_reading(counts, state.top.move, r.short_trio_last and empties)
+            got = mv.beat_reading(counts, state.top.move, short_ok)
             if got is None:
-                rd = mv.lead_reading(counts)
+                rd = short if short is not None else mv.lead_reading(counts)
                 raise Illegal(
                     "does_not_beat",
                     f"PDK-R8/B{1 if 'bomb' in (rd[0], state.top.move[0]) else 2} {describe(rd)} {_short(cards)} "
