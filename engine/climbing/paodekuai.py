@@ -145,6 +145,7 @@ class PaoDeKuai:
     """The `paodekuai` game object (engine/base.py `Game`)."""
 
     id = "paodekuai"
+    deal_rule = "PDK-R2"  # `dealer` ∈ {0, 1, 2}
     seats = (3,)
     sim_players = 3
     Rules = Rules

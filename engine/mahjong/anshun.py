@@ -150,6 +150,10 @@ class Anshun(ClaimGame):
     presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     P = "AS"
     red = 0
+    R: ClassVar[dict[str, str]] = {
+        "act": "AS-R2", "discard": "AS-R3", "window": "AS-R4", "claim_hu": "AS-R5", "peng": "AS-R7",
+        "zhi": "AS-R8", "an": "AS-R9", "bu": "AS-R10", "self_hu": "AS-R14", "rob": "AS-R11", "draw": "AS-R15",
+    }  # fmt: skip
 
     def has_ting(self, rules: Any) -> bool:
         return bool(rules.tian_ting)
@@ -189,7 +193,11 @@ class Anshun(ClaimGame):
             raise Illegal("illegal_move", f"AS-R12 seat {s.ting_pending} declared 天听 and must discard now, not {t}")
         locked = seat is not None and s.ting[seat]
         if locked and t in ("peng", "gang"):
-            raise Illegal("illegal_move", f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")
+            # a claim of another seat's discard is a forbidden claim; an own-turn an/bu gang a locked
+            # seat may not make is an own-turn action (rules/README.md)
+            claim = t == "peng" or getattr(ev, "kind", None) == "zhi"
+            code = "illegal_claim" if claim else "illegal_move"
+            raise Illegal(code, f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")
         if t == "discard" and locked and s.phase == "act" and s.turn == seat:
             k = tile_id(ev.tile)
             if not s.drew or k != s.tile:

@@ -104,6 +104,10 @@ class Hongzhong(ClaimGame):
     presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     P = "HZ"
     red = 4
+    R: ClassVar[dict[str, str]] = {
+        "act": "HZ-R3", "discard": "HZ-R4", "window": "HZ-R5", "claim_hu": "HZ-R5", "peng": "HZ-R6",
+        "zhi": "HZ-R7", "an": "HZ-R8", "bu": "HZ-R9", "self_hu": "HZ-R10", "rob": "HZ-R11", "draw": "HZ-R12",
+    }  # fmt: skip
 
     def reserve(self, rules: Any) -> int:
         return int(rules.zhama)
@@ -154,7 +158,8 @@ class Hongzhong(ClaimGame):
         if t == "gang":
             left = s.wall.remaining
             if left <= r.zhama and (s.phase == "act" or ev.kind == "zhi"):
-                raise Illegal("illegal_move", f"HZ-R7 no kong with {left} tiles left (reserve {r.zhama})")
+                rule = self.R[ev.kind] if ev.kind in ("zhi", "an", "bu") else "HZ-R7"
+                raise Illegal("illegal_move", f"{rule} no kong with {left} tiles left (reserve {r.zhama})")
             if ev.kind == "bu" and s.phase == "act" and s.turn == ev.seat and not s.after_peng:
                 if not s.drew:
                     raise Illegal("illegal_move", "HZ-R9 a bu gang needs the seat's own draw this turn")

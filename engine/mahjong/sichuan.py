@@ -484,6 +484,7 @@ class SichuanGame:
     sim_players = 4
     Rules = SichuanRules
     presets = PRESETS
+    deal_rule = "SC-C6"  # Dealer: a seat of the four
 
     def __init__(self, game_id: str, xueliu: bool) -> None:
         self.id = game_id

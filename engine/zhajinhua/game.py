@@ -25,6 +25,9 @@ Choices where the rule file leaves room (see also hands.py):
 - An all-in opening does not start a new round; while it is pending nobody is auto-compared.
 - Special rewards in `gold` (S5): the payer's remaining stack is its stack after S4 minus what it
   already paid; a rewarded seat's stack grows by what it receives.
+- `winners` (events.md §6): the pot winner(s); in a match where a seat forfeited, the seats whose
+  delta is positive (a forfeited seat paid a 豹子 reward under `any_holder` can be one, a pot winner
+  who paid more rewards than it won is then none).
 - Items: every chip that entered the pot is a line from the seat that put it in to the winner who
   receives it, one line per (payer, kind, receiver): kinds `ante`, `bet`, `compare_cost`,
   `open_cost`, `allin`, each with `seqs` (the events that put those chips in; the ante is seq 1).
@@ -238,6 +241,7 @@ class ZhaJinHua:
     """The `zhajinhua` game object (engine/base.py `Game`)."""
 
     id = "zhajinhua"
+    deal_rule = "ZJH-R2"  # `dealer` ∈ 0..n−1
     seats = (2, 3, 4, 5, 6)
     sim_players = 5
     Rules = Rules
@@ -342,6 +346,9 @@ class ZhaJinHua:
                     if pay > 0:
                         items.append(item("special_reward", w, payer, pay, hand=CATEGORIES[cat], per_payer=per,
                                           capped=pay < per))  # fmt: skip
+        if "forfeit" in state.out:  # events.md §6: after a forfeit, the seats whose delta is positive
+            pot_only = Settlement.from_items(n, items, winners)
+            return Settlement.from_items(n, items, [s for s in range(n) if pot_only.deltas[s] > 0])
         return Settlement.from_items(n, items, winners)
 
     # ------------------------------------------------------------------ for bots, views, the CLI
@@ -473,6 +480,8 @@ def _compare(w: _Work, ev: Any, seat: int, seq: int) -> None:
     _no_allin_pending(w, seat, "compare")
     _compare_round(w, seat, "compare", "ZJH-R9")
     tgt = ev.target
+    if not 0 <= tgt < w.st.n:
+        raise Illegal("wrong_phase", f"ZJH-R1/R9 seat {seat} cannot compare with seat {tgt}: a {w.st.n}-player match has no such seat")
     if tgt == seat or not w.active[tgt]:
         why = "itself" if tgt == seat else f"seat {tgt}, which is out ({w.out[tgt]})"
         raise Illegal("wrong_phase", f"ZJH-R9 seat {seat} cannot compare with {why}")
