@@ -24,8 +24,10 @@ Choices where the rule file is silent (documented per the brief):
   the cap (SC-H8) acts on the price: `multiplier` = M = 2^(min(F, cap) − z). Every item carries the `seq` of the
   event that caused it (a gang's own seq for its wind-and-rain money, the end event for the checks).
 - A repeated pass lock keeps the larger P.
-- With `last_four_auto_hu = false`, a discard at R = 0 that some seat could win keeps the hand open
-  for that `hu`; the hand ends at R = 0 when no seat can still win the offered tile.
+- With `last_four_auto_hu = false`, a discard at R = 0 that some seat could win ends the hand
+  (SC-R22: "after the last drawer's discard and any `hu` on it"): the match is finished there (the
+  checks SC-S7..S9 run, a `settled` may follow), and the `hu` events on that discard may still follow
+  (`continues_after_end`); anything else is `after_end`.
 """
 
 from __future__ import annotations
@@ -229,6 +231,12 @@ def _table(rules: SichuanRules) -> FanTable:
 def _forced(st: State) -> bool:
     """SC-R15 applies: the 4th-from-last tile has been drawn (R ≤ 3)."""
     return st.rules.last_four_auto_hu and st.wall.remaining <= 3
+
+
+def _last_window(st: State) -> bool:
+    """SC-R22 without SC-R15: the claim window of the last discard (R = 0), where only `hu` on it may
+    still follow; the hand has ended."""
+    return not st.ended and st.stage == "window" and st.wall.remaining == 0 and not _forced(st)
 
 
 # ---------------------------------------------------------------- fans (SC-H3..H8)
@@ -1171,9 +1179,15 @@ class SichuanGame:
     # ------------------------------------------------------------ protocol
 
     def is_finished(self, state: State) -> bool:
-        return state.ended
+        return state.ended or _last_window(state)
+
+    def continues_after_end(self, state: State, event: Any) -> bool:
+        """SC-R22: a `hu` on the last discard after the hand has ended."""
+        return getattr(event, "type", None) == "hu" and _last_window(state)
 
     def settle(self, state: State) -> Settlement:
+        if _last_window(state):
+            state = self._exhaust(state)  # SC-R22: the hand ended at the last discard; the checks run
         winners = [s for s in range(N) if state.wins[s]]
         return Settlement.from_items(N, list(state.flows), winners)
 
