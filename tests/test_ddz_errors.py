@@ -61,7 +61,8 @@ CASES: list[tuple[str, list[dict[str, Any]], int, str, str]] = [
     ("as_in_ddz", put(E1, 4, type="play", seat=1, cards=["3s"], **{"as": ["3"]}), 4, "illegal_move", "DDZ-R23"),
     ("as_wrong_length", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"],
                             **{"as": ["6", "6"]}), 5, "illegal_move", "DDZ-R23"),
-    ("as_missing", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"]),
+    # an absent `as` is filled with the auto-reading (DDZ-R27, tests/test_ddz_r27.py); an empty one is declared
+    ("as_empty", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"], **{"as": []}),
      5, "illegal_move", "DDZ-R23"),
     ("as_joker", put(E4, 11, type="play", seat=0, cards=["Qs", "Qh", "Qc", "Ks", "Kh", "7s", "3d", "BJ"],
                      **{"as": ["BJ"]}), 11, "illegal_move", "DDZ-R23"),
