@@ -18,7 +18,9 @@ Choices where the rule file leaves room (see also hands.py):
   seat that is not the actor is `not_your_turn`. Checks run in that order: out, then mode/timer,
   then turn, then state, then amount.
 - A `compare` is allowed with two seats left (it then ends the match like `open`).
-- `seen_levels` must also be increasing (so an amount names one level); `max_rounds` is ignored in
+- `seen_levels` may repeat a value (section 6 only asks each to be ≥ its blind level): a seen bet
+  then names the lowest level j ≥ k with that amount (so a seen seat can always call; it raises to
+  a higher level only with a higher amount); `max_rounds` is ignored in
   `gold` (section 6: room_card only); a gold-mode `deal` draws stacks for base 1 (the simulator's).
 - The loser of an `open`/all-in call stays "active" in the state (the match is over); `view` marks
   it in `out`.
@@ -64,7 +66,7 @@ class Rules(GameRules):
     max_rounds: Annotated[int, Field(ge=0, le=100)] = Field(20, description="room_card round cap (封顶轮数): showdown after this round; 0 = none; ZJH-R5")
     blind_levels: list[int] = Field([1, 2, 5, 10], description="blind (闷) bet per level, in units of base; increasing, each >= 1")
     seen_levels: list[int] = Field([2, 4, 10, 20], description="seen (看牌) bet per level, in units of base; same length, each >= the blind level")
-    cap_level: Annotated[int, Field(ge=1, le=20)] = Field(4, description="highest level allowed (封顶), 1..len(levels)")
+    cap_level: Annotated[int, Field(ge=1)] = Field(4, description="highest level allowed (封顶), 1..len(levels)")
     compare_cost_factor: Annotated[int, Field(ge=1, le=2)] = Field(1, description="compare/open cost as a multiple of the actor's call amount (一倍注); ZJH-R9/R10")
     suit_tiebreak: bool = Field(False, description="equal hands decided by the first card's suit s > h > c > d (4.2)")
     a23: Literal["lowest", "second"] = Field("lowest", description="A-2-3 is the lowest straight, or second only to Q-K-A (4.1)")
@@ -83,17 +85,14 @@ class Rules(GameRules):
             raise ValueError(f"blind_levels must be increasing integers >= 1, got {b}")
         if len(s) != len(b) or any(x < y for x, y in zip(s, b, strict=True)):
             raise ValueError(f"seen_levels must have {len(b)} values, each >= its blind level, got {s}")
-        if any(x >= y for x, y in pairwise(s)):
-            raise ValueError(f"seen_levels must be increasing, got {s}")
         if self.cap_level > len(b):
             raise ValueError(f"cap_level {self.cap_level} exceeds the {len(b)} levels")
         return self
 
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "gold": {"mode": "gold"},
-}
+PRESETS: dict[str, dict[str, Any]] = {"standard": {}}
+"""rules/README.md: every game has the preset `standard`; Zha Jin Hua has no other (gold play is the
+option `mode: gold`, section 6)."""
 
 OUT_REASONS = ("fold", "timeout", "forfeit", "compare", "autocompare", "open", "allin", "showdown")
 
@@ -463,7 +462,9 @@ def _bet(w: _Work, ev: Any, seat: int, seq: int) -> None:
     _no_allin_pending(w, seat, "bet")
     r, base = w.st.rules, w.st.base
     table = r.seen_levels if w.seen[seat] else r.blind_levels
-    allowed = {table[j - 1] * base: j for j in range(w.level, r.cap_level + 1)}
+    allowed: dict[int, int] = {}
+    for j in range(w.level, r.cap_level + 1):
+        allowed.setdefault(table[j - 1] * base, j)  # a repeated seen amount names its lowest level
     amount = ev.amount
     if amount not in allowed:
         status = "seen" if w.seen[seat] else "blind"
@@ -593,8 +594,7 @@ def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
         out.append({"type": "fold", "seat": a})
         return out
     table = r.seen_levels if state.seen[a] else r.blind_levels
-    for j in range(state.level, r.cap_level + 1):
-        amt = table[j - 1] * state.base
+    for amt in dict.fromkeys(table[j - 1] * state.base for j in range(state.level, r.cap_level + 1)):
         if stack is None or amt <= stack:
             out.append({"type": "bet", "seat": a, "amount": amt})
     act = state.active_seats()
