@@ -36,8 +36,8 @@ from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
 from engine.mahjong.core import SEQ, decompose, discard_shanten, is_seven_pairs, is_standard_win, meld_counts, waits
-from engine.mahjong.hongzhong import parse_melds
-from engine.tiles import N_KINDS, N_SUITED, parse_hand, tile_id, tile_name, tile_names
+from engine.mahjong.hongzhong import read_hand
+from engine.tiles import N_KINDS, N_SUITED, tile_id, tile_name, tile_names
 
 YAO_JI = 18  # 1s
 
@@ -401,16 +401,7 @@ class Anshun(ClaimGame):
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         rules = self.parse_rules(query.get("rules") or {})
-        tiles = parse_hand(query.get("cards", ""))
-        if any(t >= N_SUITED for t in tiles):
-            raise ValueError("AS-C1 anshun has no 7z")
-        melds = parse_melds(query.get("melds"))
-        win_tile = query.get("win_tile")
-        if win_tile:
-            wt = parse_hand(str(win_tile))
-            if len(wt) != 1:
-                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
-            tiles.extend(wt)
+        tiles, melds = read_hand(query, "AS-C1")
         if any(t >= N_SUITED for t in tiles) or any(t >= N_SUITED for _, t in melds):
             raise ValueError("AS-C1 anshun has no 7z")
         n = len(tiles) + 3 * len(melds)

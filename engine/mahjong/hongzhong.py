@@ -300,14 +300,7 @@ class Hongzhong(ClaimGame):
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         rules = self.parse_rules(query.get("rules") or {})
-        tiles = parse_hand(query.get("cards", ""))
-        melds = parse_melds(query.get("melds"))
-        win_tile = query.get("win_tile")
-        if win_tile:
-            wt = parse_hand(str(win_tile))
-            if len(wt) != 1:
-                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
-            tiles.extend(wt)
+        tiles, melds = read_hand(query, "HZ-C1")
         n = len(tiles) + 3 * len(melds)
         counts = tuple(sum(1 for t in tiles if t == k) for k in range(N_KINDS))
         red_melds = sum(4 if kind.startswith("gang") else 3 for kind, t in melds if t == RED)
@@ -327,6 +320,32 @@ class Hongzhong(ClaimGame):
             ws = waits(nat, w, wild_mode=rules.hongzhong_wild, qi_dui=rules.qi_dui, melds=len(melds))
             return {"ready": bool(ws), "waits": tile_names(ws), "best_fan": 0}
         raise ValueError(f"HZ-H1 a hand has 13 or 14 tiles counting each meld as 3, got {n}")
+
+
+def read_hand(query: dict[str, Any], rule: str) -> tuple[list[int], list[tuple[str, int]]]:
+    """The calculator's concealed tiles (the winning tile included) and melds of a `hand` query.
+
+    `win_tile` with 14 tiles given (melds as 3) names the one of them that completed the hand, as the
+    Sichuan calculator reads it; with 13 it is added. More than four copies of a kind, concealed and
+    in melds together (a gang counts 4), is refused: the deck has four (`rule`: HZ-C1 / AS-C1)."""
+    tiles = parse_hand(query.get("cards", ""))
+    melds = parse_melds(query.get("melds"))
+    win_tile = query.get("win_tile")
+    if win_tile:
+        wt = parse_hand(str(win_tile))
+        if len(wt) != 1:
+            raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
+        if not (len(tiles) + 3 * len(melds) == 14 and wt[0] in tiles):
+            tiles.extend(wt)
+    held = [0] * N_KINDS
+    for t in tiles:
+        held[t] += 1
+    for kind, t in melds:
+        held[t] += 4 if kind.startswith("gang") else 3
+    over = [tile_name(k) for k in range(N_KINDS) if held[k] > 4]
+    if over:
+        raise ValueError(f"{rule} there are four of each tile: {', '.join(over)} counted more than 4 times (hand and melds)")
+    return tiles, melds
 
 
 def parse_melds(raw: Any) -> list[tuple[str, int]]:
