@@ -336,6 +336,17 @@ class PaoDeKuai:
                 items.append(item("cards_left", w, s, left * b, cards=left))
         return Settlement.from_items(N_SEATS, items, [w])
 
+    next_dealer_rule = "PDK-R2"  # a later match's dealer is the previous winner of the room
+    first_match_rule = "PDK-R16"  # after a forfeit the next match is a first match
+
+    def next_dealer(self, state: State) -> int | None:
+        """PDK-R16: the winner of a finished match leads the next one (engine/rooms.py)."""
+        return state.winner
+
+    def next_is_first_match(self, state: State) -> bool:
+        """PDK-R16: after a forfeit the next match is a first match again (`round` 1)."""
+        return state.forfeiter is not None
+
     # ------------------------------------------------------------------ what may happen now
 
     def _beating_plays(self, state: State, seat: int) -> Iterator[tuple[int, ...]]:

@@ -361,6 +361,8 @@ class Anshun(ClaimGame):
                     items.append(item("chong_feng_ji", f1[0], o, amt * b, tile="1s", jin=jin, seq=f1[1], **jd))
         return Settlement.from_items(4, items, winners)
 
+    next_dealer_rule = "AS-R17"
+
     def next_dealer(self, s: Table) -> int | None:
         """AS-R17 `winner`: the winner; the discarder / robbed seat after several; same dealer at 荒庄."""
         if not s.done or s.rules.dealer_rule != "winner":

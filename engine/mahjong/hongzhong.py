@@ -267,6 +267,8 @@ class Hongzhong(ClaimGame):
                         items.append(item(kind, w.seat, o, sh * b, **detail))
         return Settlement.from_items(4, items, [w.seat for w in s.wins])
 
+    next_dealer_rule = "HZ-R15"
+
     def next_dealer(self, s: Table) -> int | None:
         """HZ-R15: the winner; the robbed seat after several robbers; the last drawer after 臭庄."""
         if not s.done:

@@ -1284,8 +1284,13 @@ class SichuanGame:
             "next_dealer": self.next_dealer(st),
         }
 
-    def next_dealer(self, st: State) -> int:
-        """SC-R23 first_winner: first winner, or the discarder/robbed seat of a first multi-win; else 连庄."""
+    next_dealer_rule = "SC-R23"
+
+    def next_dealer(self, st: State) -> int | None:
+        """SC-R23 first_winner: first winner, or the discarder/robbed seat of a first multi-win; else 连庄.
+        `random`: the next record states its dealer (None: no seat is named; engine/rooms.py)."""
+        if st.rules.dealer_rule == "random":
+            return None
         return st.first_win if st.first_win >= 0 else st.dealer
 
     # ------------------------------------------------------------ simulator and calculator

@@ -350,6 +350,15 @@ class ZhaJinHua:
             return Settlement.from_items(n, items, [s for s in range(n) if pot_only.deltas[s] > 0])
         return Settlement.from_items(n, items, winners)
 
+    next_dealer_rule = "ZJH-R2"  # section 2: afterwards the previous match's winner deals
+
+    def next_dealer(self, state: State) -> int | None:
+        """Section 2 (checked across matches, ZJH-R2): the previous match's winner deals; for a shared
+        pot the first winner in that match's action order (engine/rooms.py)."""
+        if not state.finished or not state.winners:
+            return None
+        return min(state.winners, key=state.pos)
+
     # ------------------------------------------------------------------ for bots, views, the CLI
     def legal_actions(self, state: State) -> list[dict[str, Any]]:
         """Every event payload legal now (looks and forfeits of any active seat, the actor's turn)."""
