@@ -218,7 +218,9 @@ def test_other_codes() -> None:
     n = "anshun_e7_dian_dou_re_pao_jin_ji"
     _expect(at(n, 3, {"type": "draw", "seat": 1, "tile": "1m"}), 3, "wrong_draw", "AS-C4")
     _expect(at(n, 3, {"type": "draw", "seat": 2, "tile": "7m"}), 3, "not_your_turn", "AS-R15")  # AS-R15 Draw
-    _expect(at(n, 2, {"type": "discard", "seat": 0, "tile": "1m"}), 2, "not_in_hand", "AS-R3")  # AS-R3 Discard
+    held = set(load(n)[1]["hands"][0])
+    missing = next(t for t in (f"{d}{s}" for s in "mps" for d in range(1, 10)) if t not in held)
+    _expect(at(n, 2, {"type": "discard", "seat": 0, "tile": missing}), 2, "not_in_hand", "AS-R3")  # AS-R3 Discard
     _expect(at(n, 2, {"type": "hu", "seat": 0, "tile": "1s"}), 2, "not_a_win", "AS-H1")
     _expect(at(n, 2, {"type": "peng", "seat": 1, "tile": "1m"}), 2, "illegal_claim", "AS-R4")  # AS-R4 Claim window
     _expect(at(n, 2, {"type": "exchange", "seat": 0, "tiles": ["1m", "2m", "3m"]}), 2, "wrong_phase", "AS-R0")
