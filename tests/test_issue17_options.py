@@ -79,3 +79,19 @@ def test_presets_are_the_rule_files_own() -> None:
     r = replay(log([], rules={"preset": "gold"}))
     assert r.error is not None and (r.error["seq"], r.error["code"]) == (0, "bad_rules")
     assert ZHAJINHUA.parse_rules({"mode": "gold"}).mode == "gold"
+
+
+def test_paiju_rules_shows_open_bounds_as_the_rule_file_does() -> None:
+    """`paiju rules` prints sichuan.md's `≥ 0` / `≥ 1` for options without an upper bound (not `0–None`)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "paiju.py"), "rules", "sichuan_xuezhan"], capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}, check=True,
+    )  # fmt: skip
+    rows = {line.split("│")[1].strip(): line.split("│")[3].strip() for line in out.stdout.splitlines() if line.count("│") >= 4}
+    assert rows["fan_cap"] == "≥ 0" and rows["zhi_gang_units"] == "≥ 1" and rows["huazhu_units"] == "≥ 1"
+    assert "None" not in out.stdout
