@@ -106,13 +106,18 @@ def build(spec: dict[str, Any], seed: int) -> list[dict[str, Any]] | None:
             last_filler[seat] = None
             log.append({"type": "discard", "seat": seat, "tile": tile_names([t])[0]})
         else:
-            ev: dict[str, Any] = {"type": kind, "seat": seat}
-            if kind != "ting":
-                ev["tile"] = e[2]
-            if kind == "gang":
-                ev["kind"] = e[3]
-            log.append(ev)
+            log.append(scripted(e))
     return log
+
+
+def scripted(e: tuple[Any, ...]) -> dict[str, Any]:
+    """The event of a spec step the example states (not a filler)."""
+    ev: dict[str, Any] = {"type": e[0], "seat": e[1]}
+    if e[0] != "ting":
+        ev["tile"] = e[2]
+    if e[0] == "gang":
+        ev["kind"] = e[3]
+    return ev
 
 
 def to_lines(name: str, log: list[dict[str, Any]], deltas: list[int] | None) -> list[str]:
@@ -367,12 +372,7 @@ def build_by_rule(spec: dict[str, Any], seed: int) -> list[dict[str, Any]] | Non
             H[seat][t0] -= 1
             log.append({"type": "discard", "seat": seat, "tile": tile_names([t0])[0]})
         else:
-            ev: dict[str, Any] = {"type": kind, "seat": seat}
-            if kind != "ting":
-                ev["tile"] = e[2]
-            if kind == "gang":
-                ev["kind"] = e[3]
-            log.append(ev)
+            log.append(scripted(e))
             t = tile_id(e[2]) if kind != "ting" else -1
             if kind == "discard":
                 H[seat][t] -= 1
