@@ -17,6 +17,7 @@ from engine.cards import CARD_ID, rank_of
 from engine.climbing.ddz import DDZ, DDZState
 from engine.climbing.moves import classify, ddz_move_rules
 from events.models import Play
+from tests.rank_multisets import rank_multisets
 
 ACE, TWO, BJ, RJ = 11, 12, 13, 14
 RANKS = "3456789TJQKA2BR"
@@ -98,15 +99,7 @@ def _engine(c: tuple[int, ...], mr: object) -> Reading | None:
 
 
 def _multisets(ranks: list[int], total: int) -> list[tuple[int, ...]]:
-    caps = [1 if r >= BJ else 4 for r in ranks]
-    out = []
-    for cs in itertools.product(*(range(k + 1) for k in caps)):
-        if 0 < sum(cs) <= total:
-            full = [0] * 15
-            for r, x in zip(ranks, cs, strict=True):
-                full[r] = x
-            out.append(tuple(full))
-    return out
+    return rank_multisets(ranks, [1 if r >= BJ else 4 for r in ranks], total, 15)
 
 
 SETS = _multisets([0, 1, 2, 3, 4, BJ, RJ], 8) + _multisets([8, 9, 10, ACE, TWO, BJ, RJ], 7)

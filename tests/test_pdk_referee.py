@@ -21,6 +21,7 @@ from engine.climbing import pdk_moves as mv
 from engine.climbing.paodekuai import PAODEKUAI as G
 from engine.climbing.paodekuai import State, Top, deck
 from events.models import Play
+from tests.rank_multisets import rank_multisets
 
 RANKS = "3456789TJQKA2"
 CAP = [4] * 11 + [3, 1]  # the 48-card deck: three A, one 2 (section 2)
@@ -159,15 +160,7 @@ def _referee_plays(c: tuple[int, ...], top: Reading | None, short: bool = False)
 
 
 def _hands(ranks: range, total: int) -> list[tuple[int, ...]]:
-    caps = [CAP[r] for r in ranks]
-    out = []
-    for cs in itertools.product(*(range(k + 1) for k in caps)):
-        if 0 < sum(cs) <= total:
-            full = [0] * 13
-            for r, x in zip(ranks, cs, strict=True):
-                full[r] = x
-            out.append(tuple(full))
-    return out
+    return rank_multisets(list(ranks), [CAP[r] for r in ranks], total, 13)
 
 
 SMALL = _hands(range(0, 5), 8) + _hands(range(6, 13), 6)
