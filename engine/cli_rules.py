@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from engine.base import rules_doc
 from engine.cli_common import print_json
@@ -14,6 +15,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game id, e.g. ddz, sichuan_xuezhan")
     p.add_argument("--preset", help="show the values of this preset")
     p.add_argument("--json", action="store_true")
+
+
+def _range(o: dict[str, Any]) -> str:
+    """`0–100`, `≥ 1` (no upper bound, as section 6 of the rule files states it) or the type."""
+    lo, hi = o["minimum"], o["maximum"]
+    if lo is None:
+        return str(o["type"]) if hi is None else f"≤ {hi}"
+    return f"≥ {lo}" if hi is None else f"{lo}–{hi}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,9 +47,7 @@ def run(args: argparse.Namespace) -> int:
     for col in ("option", "default", "allowed", "help") + (("value",) if args.preset else ()):
         t.add_column(col)
     for o in doc["options"]:
-        allowed = ", ".join(map(str, o["allowed"])) if o["allowed"] else (
-            f"{o['minimum']}–{o['maximum']}" if o["minimum"] is not None else o["type"]
-        )
+        allowed = ", ".join(map(str, o["allowed"])) if o["allowed"] else _range(o)
         row = [o["option"], str(o["default"]), allowed, o["help"]]
         if args.preset:
             row.append(str(o["value"]))

@@ -194,8 +194,9 @@ class _Run:
             self.n = len(ev.players)
             if self.n not in self.game.seats:
                 raise Illegal("bad_field", f"{ev.game} is played by {' or '.join(map(str, self.game.seats))} players, got {self.n}")
-            if ev.dealer >= self.n:
-                raise Illegal("bad_field", f"dealer {ev.dealer} is not a seat of a {self.n}-player match")
+            if ev.dealer >= self.n:  # the deal rule of each game (DDZ-R2, PDK-R2, ZJH-R2, mahjong C6)
+                rule = getattr(self.game, "deal_rule", "")
+                raise Illegal("bad_deal", f"{rule} dealer {ev.dealer} is not a seat of a {self.n}-player match".lstrip())
             self.rules = self.game.parse_rules(ev.rules)
             r.rules = self.rules.options()
             self.started = ev
@@ -234,9 +235,6 @@ class _Run:
         seat = fields.get("seat")
         if seat is not None and seat >= self.n:
             raise Illegal("bad_field", f"seat {seat} does not exist in a {self.n}-player match")
-        target = fields.get("target")
-        if target is not None and target >= self.n:
-            raise Illegal("bad_field", f"target {target} does not exist in a {self.n}-player match")
         self.state = self.game.apply(self.state, ev)
         self.finished = self.game.is_finished(self.state)
 

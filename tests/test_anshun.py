@@ -192,8 +192,10 @@ def test_single_hu_when_yi_pao_duo_xiang_off() -> None:
 def test_tian_ting_lock() -> None:
     # AS-E5: seat 1 is tian-ting; at seq 22 it must discard its drawn 6p
     _expect(at("anshun_e5_tian_ting_dian_pao_dou", 22, {"type": "discard", "seat": 1, "tile": "2p"}), 22, "illegal_move", "AS-R13")
-    # and it may not peng (seq 8: seat 2's 7s... seat 1 has no 7s pair; use gang/peng refusal by the lock rule id)
-    _expect(at("anshun_e5_tian_ting_dian_pao_dou", 8, {"type": "peng", "seat": 1, "tile": "7s"}), 8, "illegal_move", "AS-R13")
+    # and it may not peng another seat's discard: a forbidden claim (rules/README.md: a peng or zhi
+    # gang by a locked seat — 天听 — on another seat's discard is `illegal_claim`)
+    _expect(at("anshun_e5_tian_ting_dian_pao_dou", 8, {"type": "peng", "seat": 1, "tile": "7s"}), 8, "illegal_claim", "AS-R13")
+    _expect(at("anshun_e5_tian_ting_dian_pao_dou", 8, {"type": "gang", "seat": 1, "tile": "7s", "kind": "zhi"}), 8, "illegal_claim", "AS-R13")
 
 
 def test_tian_ting_not_ready_and_late() -> None:
@@ -216,10 +218,12 @@ def test_ting_option_off_is_wrong_phase() -> None:
 def test_other_codes() -> None:
     n = "anshun_e7_dian_dou_re_pao_jin_ji"
     _expect(at(n, 3, {"type": "draw", "seat": 1, "tile": "1m"}), 3, "wrong_draw", "AS-C4")
-    _expect(at(n, 3, {"type": "draw", "seat": 2, "tile": "7m"}), 3, "not_your_turn", "AS-R12")
-    _expect(at(n, 2, {"type": "discard", "seat": 0, "tile": "1m"}), 2, "not_in_hand", "AS-R4")
+    _expect(at(n, 3, {"type": "draw", "seat": 2, "tile": "7m"}), 3, "not_your_turn", "AS-R15")  # AS-R15 Draw
+    held = set(load(n)[1]["hands"][0])
+    missing = next(t for t in (f"{d}{s}" for s in "mps" for d in range(1, 10)) if t not in held)
+    _expect(at(n, 2, {"type": "discard", "seat": 0, "tile": missing}), 2, "not_in_hand", "AS-R3")  # AS-R3 Discard
     _expect(at(n, 2, {"type": "hu", "seat": 0, "tile": "1s"}), 2, "not_a_win", "AS-H1")
-    _expect(at(n, 2, {"type": "peng", "seat": 1, "tile": "1m"}), 2, "illegal_claim", "AS-R5")
+    _expect(at(n, 2, {"type": "peng", "seat": 1, "tile": "1m"}), 2, "illegal_claim", "AS-R4")  # AS-R4 Claim window
     _expect(at(n, 2, {"type": "exchange", "seat": 0, "tiles": ["1m", "2m", "3m"]}), 2, "wrong_phase", "AS-R0")
     _expect(at(n, 2, {"type": "discard", "seat": 0, "tile": "7z"}), 2, "not_in_hand", "AS-C1")
     ev = load(n)

@@ -57,11 +57,12 @@ CASES: list[tuple[str, list[dict[str, Any]], int, str, str]] = [
     ("laizi_bid_value_4", put(E4, 3, type="bid", seat=0, value=4), 3, "illegal_move", "DDZ-R9"),
     ("laizi_joker_rank", put(E4, 4, type="laizi", rank="BJ"), 4, "illegal_move", "DDZ-R13"),
     ("illegal_shape", put(E1, 4, type="play", seat=1, cards=["3s", "4s"]), 4, "illegal_move", "DDZ-R16"),
-    ("duplicate_card", put(E1, 4, type="play", seat=1, cards=["3s", "3s"]), 4, "illegal_move", "DDZ-R15"),
+    ("duplicate_card", put(E1, 4, type="play", seat=1, cards=["3s", "3s"]), 4, "not_in_hand", "DDZ-R15"),
     ("as_in_ddz", put(E1, 4, type="play", seat=1, cards=["3s"], **{"as": ["3"]}), 4, "illegal_move", "DDZ-R23"),
     ("as_wrong_length", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"],
                             **{"as": ["6", "6"]}), 5, "illegal_move", "DDZ-R23"),
-    ("as_missing", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"]),
+    # an absent `as` is filled with the auto-reading (DDZ-R27, tests/test_ddz_r27.py); an empty one is declared
+    ("as_empty", put(E4, 5, type="play", seat=0, cards=["4s", "4h", "5s", "5h", "6s", "7c"], **{"as": []}),
      5, "illegal_move", "DDZ-R23"),
     ("as_joker", put(E4, 11, type="play", seat=0, cards=["Qs", "Qh", "Qc", "Ks", "Kh", "7s", "3d", "BJ"],
                      **{"as": ["BJ"]}), 11, "illegal_move", "DDZ-R23"),
@@ -222,11 +223,11 @@ def test_contract_codes_on_a_ddz_log(tmp_path: Any) -> None:
 
     evs = [parse_event(e) for e in E1]
     lines = [json.dumps(e) for e in E1]
-    # seat 3 does not exist, dealer 3 does not exist
+    # seat 3 does not exist (bad_field); dealer 3 does not exist (bad_deal, DDZ-R2)
     assert run(put(E1, 2, type="bid", seat=3, value=0))[1:3] == (2, "bad_field")
     bad0 = list(E1)
     bad0[0] = {**bad0[0], "dealer": 3}
-    assert run(bad0)[1:3] == (0, "bad_field")
+    assert run(bad0)[1:3] == (0, "bad_deal")  # DDZ-R2: `first` ∈ {0, 1, 2}
     # four players for a 3-seat game
     bad0[0] = {**E1[0], "players": ["a", "b", "c", "d"]}
     assert run(bad0)[1:3] == (0, "bad_field")

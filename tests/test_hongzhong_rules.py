@@ -69,7 +69,7 @@ def test_robbers_in_turn_order() -> None:
     ev = load("hongzhong_e8_two_robbers")[:-1]
     a, b = ev[-2], ev[-1]
     res = run([*ev[:-2], {**b, "seq": a["seq"]}, {**a, "seq": b["seq"]}])
-    assert res.error["code"] == "illegal_claim" and "HZ-R4" in res.error["message"]
+    assert res.error["code"] == "illegal_claim" and "HZ-R11" in res.error["message"]  # HZ-R11 Rob the kong
 
 
 def test_last_tile_without_forced_zimo() -> None:

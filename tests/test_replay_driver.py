@@ -122,7 +122,7 @@ def test_out_of_order_lines_are_sorted_and_identical_resends_ignored() -> None:
         (lambda e: [e[0], ev(1, "dealt", hands=[["3s", "4s"], ["5s"]]), *e[2:]], 1, "bad_deal"),
         (lambda e: [ev(0, "match_started", rules={"nope": 1}), *e[1:]], 0, "bad_rules"),
         (lambda e: [ev(0, "match_started", rules={"preset": "x"}), *e[1:]], 0, "bad_rules"),
-        (lambda e: [ev(0, "match_started", dealer=3), *e[1:]], 0, "bad_field"),
+        (lambda e: [ev(0, "match_started", dealer=3), *e[1:]], 0, "bad_deal"),  # DDZ-R2 / PDK-R2: dealer is a seat
         (lambda e: [e[0], ev(1, "dealt", hands=[["3s"], ["4s"], ["5s"]]), *e[2:]], 1, "bad_deal"),
         (lambda e: [*e[:4], ev(4, "match_started"), *e[5:]], 4, "wrong_phase"),
     ],

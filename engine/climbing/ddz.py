@@ -4,14 +4,15 @@ State: an immutable NamedTuple (copy-on-write; `steps()` keeps every state), han
 of the card ids of engine/cards.py, moves from engine/climbing/moves.py (rank-count vectors, the
 classifier memoised). Phases: `bid` → (`rob`, ddz with option rob) → (`laizi`, ddz_laizi) → `play`
 → `end`. Error codes follow rules/README.md; every message names its rule id. Checks of a `play`
-in order: phase (`wrong_phase`), turn (`not_your_turn`), distinct cards (`illegal_move`), cards
-held (`not_in_hand`), `as` and shape (`illegal_move`), beats the top (`does_not_beat`).
+in order: phase (`wrong_phase`), turn (`not_your_turn`), distinct cards and cards held
+(`not_in_hand`), `as` and shape (`illegal_move`), beats the top (`does_not_beat`).
 
 Choices where the rule file is silent:
 - Event types of other games (`look`, `discard`, …) are `wrong_phase` (DDZ-R1 "an event type not
   allowed in the current phase").
-- A `play` listing the same card twice is `illegal_move` (DDZ-R15 "distinct cards"); a card not held
-  is `not_in_hand`, checked before the shape.
+- A `play` listing the same card twice is `not_in_hand` (DDZ-R15 "distinct cards … in the seat's
+  hand": the second copy is a card the seat does not hold, as PDK-R5 says outright); a card not held
+  is `not_in_hand`; both are checked before the shape.
 - A `laizi` event with a joker rank is `illegal_move` (DDZ-R13: a bad value, like a bad bid).
 - `forfeit` during the rob round counts as "before the landlord is fixed" (S8); a void match
   (`all_pass` = `redeal`) has no items and no winners; after a forfeit the winners are the seats
@@ -164,6 +165,7 @@ class DouDizhu:
     """The `ddz` game object (engine/base.py `Game`)."""
 
     id = "ddz"
+    deal_rule = "DDZ-R2"  # `first` (the dealer) ∈ {0, 1, 2}
     seats = (3,)
     sim_players = 3
     Rules: type[GameRules] = DDZRules
@@ -327,7 +329,7 @@ class DouDizhu:
         mr = state.mr or self.move_rules(state.rules)
         ids, pm, distinct, plain_mv = _play_info(tuple(ev.cards), mr)
         if not distinct:
-            raise Illegal("illegal_move", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
+            raise Illegal("not_in_hand", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
         hand = state.hands[seat]
         if pm & ~hand:
             missing = [CARD_NAME[i] for i in ids if not hand >> i & 1]

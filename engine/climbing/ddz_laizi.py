@@ -7,6 +7,11 @@ Choices where the rule file is silent:
   every earlier bid are `illegal_move` (DDZ-R9).
 - A `play` with laizi whose `as` has the wrong length, names a joker or a non-rank, or breaks the
   pure rule (DDZ-R24) is `illegal_move`; `as` with no laizi in the play must be absent or empty.
+- DDZ-R27 is applied where the event is read: a `play` with laizi cards and no `as` field (an
+  imported log; the platform's own logs always carry `as`) is replayed as if it carried the
+  auto-reading (`auto_as`), and that reading is recorded. An explicit `as` (even `[]`) is checked as
+  declared (DDZ-R23/R26). When no `as` list gives a legal move, the play is `illegal_move`; when
+  some does but none beats the top move, `does_not_beat`.
 - A `forfeit` before the `laizi` event is settled as "before the landlord is fixed" (S8).
 - Bombs are recorded with their class (`soft_bomb`, `hard_bomb`, `pure_laizi_bomb`, `rocket`);
   S2 multiplies `bomb_factor` per soft bomb and `hard_bomb_factor` per other bomb and the rocket.
@@ -19,7 +24,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from engine.base import GameRules
-from engine.cards import RANK_INDEX, RANK_NAMES
+from engine.cards import CARD_ID, RANK_INDEX, RANK_NAMES, rank_of
 from engine.climbing.ddz import DDZState, DouDizhu, DouDizhuOptions, _parse_card_query, readings_json
 from engine.climbing.laizi import auto_reading, judge, split_laizi
 from engine.climbing.moves import Move
@@ -79,12 +84,26 @@ class DouDizhuLaizi(DouDizhu):
             raise Illegal("illegal_move", f"DDZ-R13 laizi rank {ev.rank}: a joker is never the laizi (3..A, 2)")
         return state._replace(laizi=r, phase="play", turn=state.landlord)
 
+    def _play(self, state: DDZState, ev: Play) -> DDZState:
+        """DDZ-R27: a play with laizi logged without `as` is read with the auto-reading filled in."""
+        lr = state.laizi
+        if ev.as_ is None and state.phase == "play" and lr is not None and any(rank_of(CARD_ID[c]) == lr for c in ev.cards):
+            auto = self.auto_as(state, ev.cards)
+            if auto is not None:
+                ev = ev.model_copy(update={"as_": auto})
+        return super()._play(state, ev)
+
     def _declared(self, state: DDZState, ev: Play, ids: tuple[int, ...]) -> Move | None:
         """DDZ-R23..R29: the move of exactly the declared reading."""
         lr = state.laizi
         if lr is None:  # unreachable: play phase comes after the laizi event
             raise Illegal("wrong_phase", "DDZ-R13 play before the laizi event")
         plain, m = split_laizi(ids, lr)
+        if ev.as_ is None and m:  # no auto-reading beats the top (or none is a move at all): DDZ-R27
+            mr = state.mr or self.move_rules(state.rules)
+            if state.top is not None and auto_reading(ev.cards, RANK_NAMES[lr], None, mr) is not None:
+                raise Illegal("does_not_beat", f"DDZ-R27 no reading of {' '.join(ev.cards)} (no `as` logged) beats the top move")
+            raise Illegal("illegal_move", f"DDZ-R27 no reading of {' '.join(ev.cards)} (no `as` logged) is a move of section 4")
         decl = list(ev.as_ or ())
         if len(decl) != m:
             raise Illegal("illegal_move", f"DDZ-R23 {' '.join(ev.cards)} has {m} laizi but `as` has {len(decl)} entries")

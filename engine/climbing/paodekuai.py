@@ -145,6 +145,7 @@ class PaoDeKuai:
     """The `paodekuai` game object (engine/base.py `Game`)."""
 
     id = "paodekuai"
+    deal_rule = "PDK-R2"  # `dealer` ∈ {0, 1, 2}
     seats = (3,)
     sim_players = 3
     Rules = Rules
@@ -219,20 +220,24 @@ class PaoDeKuai:
             ids.append(cid)
         cards = tuple(sorted(ids))
         counts = mv.counts_of(cards)
-        if not mv.readings(counts):
-            raise Illegal("illegal_move", f"PDK-R6 {_short(cards)} is not a Pao De Kuai move (section 4)")
         r = state.rules
+        empties = len(cards) == len(hand)
+        # section 6 `short_trio_last`: a hand-emptying follow of the top's main part with fewer
+        # kickers is a move although section 4 may give it no reading (3334445 after a winged plane)
+        short_ok = r.short_trio_last and empties and state.top is not None
+        short = mv.short_shape(counts, state.top.move) if short_ok and state.top is not None else None
+        if not mv.readings(counts) and short is None:
+            raise Illegal("illegal_move", f"PDK-R6 {_short(cards)} is not a Pao De Kuai move (section 4)")
         if r.first_play_3s and state.first_match and not state.led and THREE_SPADES not in cards:
             raise Illegal(
                 "illegal_move", f"PDK-R4 the first play of a first match must contain 3s, got {_short(cards)}"
             )
-        empties = len(cards) == len(hand)
         if state.top is None:
             move = mv.lead_reading(counts)
         else:
-            got = mv.beat_reading(counts, state.top.move, r.short_trio_last and empties)
+            got = mv.beat_reading(counts, state.top.move, short_ok)
             if got is None:
-                rd = mv.lead_reading(counts)
+                rd = short if short is not None else mv.lead_reading(counts)
                 raise Illegal(
                     "does_not_beat",
                     f"PDK-R8/B{1 if 'bomb' in (rd[0], state.top.move[0]) else 2} {describe(rd)} {_short(cards)} "
@@ -330,6 +335,17 @@ class PaoDeKuai:
             else:
                 items.append(item("cards_left", w, s, left * b, cards=left))
         return Settlement.from_items(N_SEATS, items, [w])
+
+    next_dealer_rule = "PDK-R2"  # a later match's dealer is the previous winner of the room
+    first_match_rule = "PDK-R16"  # after a forfeit the next match is a first match
+
+    def next_dealer(self, state: State) -> int | None:
+        """PDK-R16: the winner of a finished match leads the next one (engine/rooms.py)."""
+        return state.winner
+
+    def next_is_first_match(self, state: State) -> bool:
+        """PDK-R16: after a forfeit the next match is a first match again (`round` 1)."""
+        return state.forfeiter is not None
 
     # ------------------------------------------------------------------ what may happen now
 

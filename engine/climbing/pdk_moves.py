@@ -90,9 +90,14 @@ def lead_reading(counts: tuple[int, ...]) -> Reading:
     return (m.type, m.length, m.key)
 
 
-def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
-    """`short_trio_last`: the top type's main part plus fewer kickers than it needs (B3 option)."""
-    kind, n, key = top
+def short_shape(counts: tuple[int, ...], top: Reading) -> Reading | None:
+    """`short_trio_last` (section 6): is the play the main part of the top move's type (a trio, or
+    N consecutive trios for a winged plane) plus fewer kicker cards than the top move has?
+
+    The reading (top type, N, the highest chain key among such main parts), whatever its key; None
+    when the shape does not fit. The play need not have any reading of section 4 (a 7-card plane
+    with one wing, `3334445`, has none)."""
+    kind, n, _ = top
     per = KICKERS_PER_UNIT.get(kind)
     if per is None:
         return None
@@ -100,11 +105,17 @@ def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
     if not 3 * n <= total < 3 * n + per * n:
         return None
     ranks = M.CHAIN if n > 1 else M.ALL13
-    for hi in range(ranks[-1], key, -1):
+    for hi in range(ranks[-1], n - 2, -1):
         lo = hi - n + 1
-        if lo >= 0 and all(counts[r] >= 3 for r in range(lo, hi + 1)):
+        if all(counts[r] >= 3 for r in range(lo, hi + 1)):
             return (kind, n, hi)
     return None
+
+
+def _short_reading(counts: tuple[int, ...], top: Reading) -> Reading | None:
+    """`short_trio_last`: the short shape when its key beats the top's (B3 option)."""
+    got = short_shape(counts, top)
+    return got if got is not None and got[2] > top[2] else None
 
 
 @lru_cache(maxsize=1 << 17)

@@ -36,8 +36,8 @@ from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
 from engine.mahjong.core import SEQ, decompose, discard_shanten, is_seven_pairs, is_standard_win, meld_counts, waits
-from engine.mahjong.hongzhong import parse_melds
-from engine.tiles import N_KINDS, N_SUITED, parse_hand, tile_id, tile_name, tile_names
+from engine.mahjong.hongzhong import read_hand
+from engine.tiles import N_KINDS, N_SUITED, tile_id, tile_name, tile_names
 
 YAO_JI = 18  # 1s
 
@@ -150,6 +150,10 @@ class Anshun(ClaimGame):
     presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     P = "AS"
     red = 0
+    R: ClassVar[dict[str, str]] = {
+        "act": "AS-R2", "discard": "AS-R3", "window": "AS-R4", "claim_hu": "AS-R5", "peng": "AS-R7",
+        "zhi": "AS-R8", "an": "AS-R9", "bu": "AS-R10", "self_hu": "AS-R14", "rob": "AS-R11", "draw": "AS-R15",
+    }  # fmt: skip
 
     def has_ting(self, rules: Any) -> bool:
         return bool(rules.tian_ting)
@@ -189,7 +193,11 @@ class Anshun(ClaimGame):
             raise Illegal("illegal_move", f"AS-R12 seat {s.ting_pending} declared 天听 and must discard now, not {t}")
         locked = seat is not None and s.ting[seat]
         if locked and t in ("peng", "gang"):
-            raise Illegal("illegal_move", f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")
+            # a claim of another seat's discard is a forbidden claim; an own-turn an/bu gang a locked
+            # seat may not make is an own-turn action (rules/README.md)
+            claim = t == "peng" or getattr(ev, "kind", None) == "zhi"
+            code = "illegal_claim" if claim else "illegal_move"
+            raise Illegal(code, f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")
         if t == "discard" and locked and s.phase == "act" and s.turn == seat:
             k = tile_id(ev.tile)
             if not s.drew or k != s.tile:
@@ -353,6 +361,8 @@ class Anshun(ClaimGame):
                     items.append(item("chong_feng_ji", f1[0], o, amt * b, tile="1s", jin=jin, seq=f1[1], **jd))
         return Settlement.from_items(4, items, winners)
 
+    next_dealer_rule = "AS-R17"
+
     def next_dealer(self, s: Table) -> int | None:
         """AS-R17 `winner`: the winner; the discarder / robbed seat after several; same dealer at 荒庄."""
         if not s.done or s.rules.dealer_rule != "winner":
@@ -393,16 +403,7 @@ class Anshun(ClaimGame):
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         rules = self.parse_rules(query.get("rules") or {})
-        tiles = parse_hand(query.get("cards", ""))
-        if any(t >= N_SUITED for t in tiles):
-            raise ValueError("AS-C1 anshun has no 7z")
-        melds = parse_melds(query.get("melds"))
-        win_tile = query.get("win_tile")
-        if win_tile:
-            wt = parse_hand(str(win_tile))
-            if len(wt) != 1:
-                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
-            tiles.extend(wt)
+        tiles, melds = read_hand(query, "AS-C1")
         if any(t >= N_SUITED for t in tiles) or any(t >= N_SUITED for _, t in melds):
             raise ValueError("AS-C1 anshun has no 7z")
         n = len(tiles) + 3 * len(melds)

@@ -25,6 +25,10 @@ from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import N_KINDS, TILE_NAME, counts_of, full_set, tile_id, tile_name, tile_names
 
 Counts = tuple[int, ...]
+RULE_ROLES = ("act", "discard", "window", "claim_hu", "peng", "zhi", "an", "bu", "self_hu", "rob", "draw")
+"""The steps of the shared flow whose rule numbers differ between hongzhong.md and anshun.md:
+the seat to act, a discard, the claim window, a hu on a discard, peng, zhi / an / bu gang, the
+self-draw hu, the rob of a bu gang, the draw. Each game maps every role to its own rule id."""
 MAHJONG_TYPES = ("draw", "discard", "peng", "gang", "hu", "ting")
 GANG_MELD = {"zhi": "gang_zhi", "bu": "gang_bu", "an": "gang_an"}
 
@@ -119,6 +123,8 @@ class ClaimGame:
     presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     P: str = ""  # rule-id prefix, "HZ" or "AS"
     red: int = 0  # 7z tiles in the deck
+    R: ClassVar[dict[str, str]] = {}
+    """The rule id of each step of the shared flow in this game's file (`RULE_ROLES`)."""
 
     # ------------------------------------------------------------ hooks
     def reserve(self, rules: Any) -> int:
@@ -140,6 +146,11 @@ class ClaimGame:
         return True
 
     # ------------------------------------------------------------ protocol
+    @property
+    def deal_rule(self) -> str:
+        """The rule a dealer that is no seat breaks (HZ-C6 / AS-C6 Dealer)."""
+        return f"{self.P}-C6"
+
     def parse_rules(self, raw: Mapping[str, Any]) -> Any:
         return parse_rules(self.Rules, self.presets, raw)
 
@@ -161,6 +172,9 @@ class ClaimGame:
         p = self.P
         if dealt.wall is None:
             raise Illegal("bad_deal", f"{p}-C3 the deal has no wall")
+        if dealt.bottom is not None or dealt.stacks is not None:
+            extra = "bottom" if dealt.bottom is not None else "stacks"
+            raise Illegal("bad_deal", f"{p}-C3 a {self.id} deal is hands and wall only, not {extra}")
         try:
             hands = [[tile_id(t) for t in h] for h in dealt.hands]
             wall = [tile_id(t) for t in dealt.wall]
@@ -249,14 +263,14 @@ class ClaimGame:
         exp = self._expected_drawer(s)
         if exp is None:
             if s.phase == "act" and ev.seat == s.turn:
-                raise Illegal("illegal_move", f"{p}-R3 seat {ev.seat} holds 14 tiles and must act, not draw")
-            raise Illegal("not_your_turn", f"{p}-R12 seat {ev.seat} may not draw now (seat {s.turn} is to act)")
+                raise Illegal("illegal_move", f"{self.R['act']} seat {ev.seat} holds 14 tiles and must act, not draw")
+            raise Illegal("not_your_turn", f"{self.R['draw']} seat {ev.seat} may not draw now (seat {s.turn} is to act)")
         seat, repl = exp
         if ev.seat != seat:
-            raise Illegal("not_your_turn", f"{p}-R12 seat {seat} draws next, not seat {ev.seat}")
+            raise Illegal("not_your_turn", f"{self.R['draw']} seat {seat} draws next, not seat {ev.seat}")
         r = self.reserve(s.rules)
         if s.wall.remaining <= r:
-            raise Illegal("wrong_draw", f"{p}-C4 no tile may be drawn: {s.wall.remaining} left, reserve {r}")
+            raise Illegal("wrong_draw", f"{self.R['draw']} no tile may be drawn: {s.wall.remaining} left, reserve {r}")
         tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
         want = s.wall.peek(tail)
         if want != t:
@@ -290,15 +304,15 @@ class ClaimGame:
 
     def _need_actor(self, s: Table, seat: int, what: str) -> None:
         if s.phase != "act":
-            raise Illegal("not_your_turn", f"{self.P}-R3 seat {seat} cannot {what}: it is not its turn to act")
+            raise Illegal("not_your_turn", f"{self.R['act']} seat {seat} cannot {what}: it is not its turn to act")
         if seat != s.turn:
-            raise Illegal("not_your_turn", f"{self.P}-R3 seat {s.turn} is to act, not seat {seat}")
+            raise Illegal("not_your_turn", f"{self.R['act']} seat {s.turn} is to act, not seat {seat}")
 
     def _discard(self, s: Table, ev: Any, t: int) -> Table:
         seat = ev.seat
         self._need_actor(s, seat, "discard")
         if s.hands[seat][t] == 0:
-            raise Illegal("not_in_hand", f"{self.P}-R4 seat {seat} has no {tile_name(t)} to discard")
+            raise Illegal("not_in_hand", f"{self.R['discard']} seat {seat} has no {tile_name(t)} to discard")
         return replace(
             s,
             hands=_set(s.hands, seat, _add(s.hands[seat], t, -1)),
@@ -312,26 +326,27 @@ class ClaimGame:
             repl_kong=None,
         )
 
-    def _claim_window(self, s: Table, ev: Any, t: int, what: str) -> int:
-        p = self.P
+    def _claim_window(self, s: Table, ev: Any, t: int, what: str, role: str) -> int:
+        """The window checks of a peng (`role` "peng") or zhi gang ("zhi"); the discarder."""
+        w = self.R["window"]
         if s.phase != "claim":
-            raise Illegal("illegal_claim", f"{p}-R5 {what} by seat {ev.seat} outside a claim window (no discard to claim)")
+            raise Illegal("illegal_claim", f"{w} {what} by seat {ev.seat} outside a claim window (no discard to claim)")
         if t != s.tile:
-            raise Illegal("illegal_claim", f"{p}-R5 the discard is {tile_name(s.tile)}, not {tile_name(t)}")
+            raise Illegal("illegal_claim", f"{w} the discard is {tile_name(s.tile)}, not {tile_name(t)}")
         if ev.seat == s.turn:
-            raise Illegal("illegal_claim", f"{p}-R5 seat {ev.seat} cannot claim its own discard")
+            raise Illegal("illegal_claim", f"{self.R[role]} seat {ev.seat} cannot claim its own discard")
         if s.wins:
-            raise Illegal("illegal_claim", f"{p}-R4 {tile_name(t)} was already won: no {what}")
+            raise Illegal("illegal_claim", f"{self.R[role]} {tile_name(t)} was already won: no {what}")
         return s.turn
 
     def _take_discard(self, s: Table, k: int) -> tuple[tuple[int, ...], ...]:
         return _set(s.discards, k, s.discards[k][:-1])
 
     def _peng(self, s: Table, ev: Any, t: int) -> Table:
-        k = self._claim_window(s, ev, t, "peng")
+        k = self._claim_window(s, ev, t, "peng", "peng")
         j = ev.seat
         if s.hands[j][t] < 2:
-            raise Illegal("not_in_hand", f"{self.P}-R6 peng {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 2")
+            raise Illegal("not_in_hand", f"{self.R['peng']} peng {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 2")
         return replace(
             s,
             hands=_set(s.hands, j, _add(s.hands[j], t, -2)),
@@ -347,13 +362,13 @@ class ClaimGame:
         )
 
     def _gang(self, s: Table, ev: Any, t: int) -> Table:
-        p = self.P
+        R = self.R
         j = ev.seat
         kind = ev.kind
         if kind == "zhi":
-            k = self._claim_window(s, ev, t, "gang")
+            k = self._claim_window(s, ev, t, "gang", "zhi")
             if s.hands[j][t] < 3:
-                raise Illegal("not_in_hand", f"{p}-R7 zhi gang {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 3")
+                raise Illegal("not_in_hand", f"{R['zhi']} zhi gang {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 3")
             return replace(
                 s,
                 hands=_set(s.hands, j, _add(s.hands[j], t, -3)),
@@ -368,13 +383,13 @@ class ClaimGame:
                 any_claim=True,
             )
         if s.phase == "claim" and j != s.turn:
-            raise Illegal("not_your_turn", f"{p}-R3 {kind} gang by seat {j} during the claim window of {tile_name(s.tile)}")
+            raise Illegal("not_your_turn", f"{R['act']} {kind} gang by seat {j} during the claim window of {tile_name(s.tile)}")
         self._need_actor(s, j, f"{kind} gang")
         if s.after_peng:
-            raise Illegal("illegal_move", f"{p}-R3 seat {j} just made a peng and may only discard")
+            raise Illegal("illegal_move", f"{R['act']} seat {j} just made a peng and may only discard")
         if kind == "an":
             if s.hands[j][t] < 4:
-                raise Illegal("not_in_hand", f"{p}-R8 an gang {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 4")
+                raise Illegal("not_in_hand", f"{R['an']} an gang {tile_name(t)}: seat {j} holds {s.hands[j][t]} copies, needs 4")
             return replace(
                 s,
                 hands=_set(s.hands, j, _add(s.hands[j], t, -4)),
@@ -388,9 +403,9 @@ class ClaimGame:
             )
         idx = next((i for i, m in enumerate(s.melds[j]) if m.kind == "peng" and m.tile == t), None)
         if idx is None:
-            raise Illegal("illegal_move", f"{p}-R9 bu gang {tile_name(t)}: seat {j} has no peng of {tile_name(t)}")
+            raise Illegal("illegal_move", f"{R['bu']} bu gang {tile_name(t)}: seat {j} has no peng of {tile_name(t)}")
         if s.hands[j][t] < 1:
-            raise Illegal("not_in_hand", f"{p}-R9 bu gang {tile_name(t)}: seat {j} does not hold the 4th copy")
+            raise Illegal("not_in_hand", f"{R['bu']} bu gang {tile_name(t)}: seat {j} does not hold the 4th copy")
         old = s.melds[j][idx]
         return replace(
             s,
@@ -414,16 +429,17 @@ class ClaimGame:
 
     def _hu(self, s: Table, ev: Any, t: int) -> Table:
         p = self.P
+        R = self.R
         j = ev.seat
         if s.phase == "act":
             if j != s.turn:
-                raise Illegal("illegal_claim", f"{p}-R10 seat {j} cannot hu: seat {s.turn} is to act and there is no tile to claim")
+                raise Illegal("illegal_claim", f"{R['self_hu']} seat {j} cannot hu: seat {s.turn} is to act and there is no tile to claim")
             if not (s.drew or s.first):
-                raise Illegal("illegal_move", f"{p}-R10 seat {j} may only discard after its peng")
+                raise Illegal("illegal_move", f"{R['act']} seat {j} may only discard after its peng")
             if s.hands[j][t] == 0:
-                raise Illegal("not_in_hand", f"{p}-R10 seat {j} does not hold {tile_name(t)}")
+                raise Illegal("not_in_hand", f"{R['self_hu']} seat {j} does not hold {tile_name(t)}")
             if s.drew and t != s.tile:
-                raise Illegal("illegal_move", f"{p}-R10 the hu tile must be the drawn tile {tile_name(s.tile)}, not {tile_name(t)}")
+                raise Illegal("illegal_move", f"{R['self_hu']} the hu tile must be the drawn tile {tile_name(s.tile)}, not {tile_name(t)}")
             how = self.zimo_kind(s, j)
             if not self.wins(s, j, s.hands[j], how):
                 raise Illegal("not_a_win", f"{p}-H1 seat {j}: {self.describe(s, j, s.hands[j])} is not a winning hand")
@@ -432,14 +448,16 @@ class ClaimGame:
             return replace(s, wins=(*s.wins, w), done=True)
         if s.phase in ("claim", "rob"):
             what = "discard" if s.phase == "claim" else "kong"
+            rule = R["claim_hu"] if s.phase == "claim" else R["rob"]
             if t != s.tile:
-                raise Illegal("illegal_claim", f"{p}-R5 the {what} tile is {tile_name(s.tile)}, not {tile_name(t)}")
+                raise Illegal("illegal_claim", f"{rule} the {what} tile is {tile_name(s.tile)}, not {tile_name(t)}")
             if j == s.turn:
-                raise Illegal("illegal_claim", f"{p}-R5 seat {j} cannot win on its own {what}")
+                raise Illegal("illegal_claim", f"{rule} seat {j} cannot win on its own {what}")
+            many = R["window"] if s.phase == "claim" else R["rob"]  # who may win one tile, in which order
             if s.wins and not self.multi_hu(s.rules):
-                raise Illegal("illegal_claim", f"{p}-R4 only one hu on a tile ({tile_name(t)} already won by seat {s.wins[0].seat})")
+                raise Illegal("illegal_claim", f"{many} only one hu on a tile ({tile_name(t)} already won by seat {s.wins[0].seat})")
             if not self._order_ok(s, j):
-                raise Illegal("illegal_claim", f"{p}-R4 hu by seat {j} out of turn order after seat {s.wins[-1].seat}")
+                raise Illegal("illegal_claim", f"{many} hu by seat {j} out of turn order after seat {s.wins[-1].seat}")
             counts = _add(s.hands[j], t, 1)
             how = "dianpao" if s.phase == "claim" else "qianggang"
             self.check_claim_hu(s, j, counts, how)
@@ -454,7 +472,7 @@ class ClaimGame:
                 melds = tuple(Meld("peng", m.tile, m.frm) if (m.kind == "gang_bu" and m.tile == t) else m for m in s.melds[k])
                 new = replace(new, melds=_set(s.melds, k, melds), kongs=s.kongs[:-1])
             return new
-        raise Illegal("illegal_claim", f"{p}-R5 hu by seat {j}: seat {s.turn} must draw its replacement tile first")
+        raise Illegal("illegal_claim", f"{R['draw']} hu by seat {j}: seat {s.turn} must draw its replacement tile first")
 
     def zimo_kind(self, s: Table, seat: int) -> str:
         return "zimo"

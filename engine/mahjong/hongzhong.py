@@ -104,6 +104,10 @@ class Hongzhong(ClaimGame):
     presets: ClassVar[dict[str, dict[str, Any]]] = {"standard": {}}
     P = "HZ"
     red = 4
+    R: ClassVar[dict[str, str]] = {
+        "act": "HZ-R3", "discard": "HZ-R4", "window": "HZ-R5", "claim_hu": "HZ-R5", "peng": "HZ-R6",
+        "zhi": "HZ-R7", "an": "HZ-R8", "bu": "HZ-R9", "self_hu": "HZ-R10", "rob": "HZ-R11", "draw": "HZ-R12",
+    }  # fmt: skip
 
     def reserve(self, rules: Any) -> int:
         return int(rules.zhama)
@@ -154,7 +158,8 @@ class Hongzhong(ClaimGame):
         if t == "gang":
             left = s.wall.remaining
             if left <= r.zhama and (s.phase == "act" or ev.kind == "zhi"):
-                raise Illegal("illegal_move", f"HZ-R7 no kong with {left} tiles left (reserve {r.zhama})")
+                rule = self.R[ev.kind] if ev.kind in ("zhi", "an", "bu") else "HZ-R7"
+                raise Illegal("illegal_move", f"{rule} no kong with {left} tiles left (reserve {r.zhama})")
             if ev.kind == "bu" and s.phase == "act" and s.turn == ev.seat and not s.after_peng:
                 if not s.drew:
                     raise Illegal("illegal_move", "HZ-R9 a bu gang needs the seat's own draw this turn")
@@ -262,6 +267,8 @@ class Hongzhong(ClaimGame):
                         items.append(item(kind, w.seat, o, sh * b, **detail))
         return Settlement.from_items(4, items, [w.seat for w in s.wins])
 
+    next_dealer_rule = "HZ-R15"
+
     def next_dealer(self, s: Table) -> int | None:
         """HZ-R15: the winner; the robbed seat after several robbers; the last drawer after 臭庄."""
         if not s.done:
@@ -295,14 +302,7 @@ class Hongzhong(ClaimGame):
     # ------------------------------------------------------------ calculator
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
         rules = self.parse_rules(query.get("rules") or {})
-        tiles = parse_hand(query.get("cards", ""))
-        melds = parse_melds(query.get("melds"))
-        win_tile = query.get("win_tile")
-        if win_tile:
-            wt = parse_hand(str(win_tile))
-            if len(wt) != 1:
-                raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
-            tiles.extend(wt)
+        tiles, melds = read_hand(query, "HZ-C1")
         n = len(tiles) + 3 * len(melds)
         counts = tuple(sum(1 for t in tiles if t == k) for k in range(N_KINDS))
         red_melds = sum(4 if kind.startswith("gang") else 3 for kind, t in melds if t == RED)
@@ -322,6 +322,32 @@ class Hongzhong(ClaimGame):
             ws = waits(nat, w, wild_mode=rules.hongzhong_wild, qi_dui=rules.qi_dui, melds=len(melds))
             return {"ready": bool(ws), "waits": tile_names(ws), "best_fan": 0}
         raise ValueError(f"HZ-H1 a hand has 13 or 14 tiles counting each meld as 3, got {n}")
+
+
+def read_hand(query: dict[str, Any], rule: str) -> tuple[list[int], list[tuple[str, int]]]:
+    """The calculator's concealed tiles (the winning tile included) and melds of a `hand` query.
+
+    `win_tile` with 14 tiles given (melds as 3) names the one of them that completed the hand, as the
+    Sichuan calculator reads it; with 13 it is added. More than four copies of a kind, concealed and
+    in melds together (a gang counts 4), is refused: the deck has four (`rule`: HZ-C1 / AS-C1)."""
+    tiles = parse_hand(query.get("cards", ""))
+    melds = parse_melds(query.get("melds"))
+    win_tile = query.get("win_tile")
+    if win_tile:
+        wt = parse_hand(str(win_tile))
+        if len(wt) != 1:
+            raise ValueError(f"win_tile must be one tile, got {win_tile!r}")
+        if not (len(tiles) + 3 * len(melds) == 14 and wt[0] in tiles):
+            tiles.extend(wt)
+    held = [0] * N_KINDS
+    for t in tiles:
+        held[t] += 1
+    for kind, t in melds:
+        held[t] += 4 if kind.startswith("gang") else 3
+    over = [tile_name(k) for k in range(N_KINDS) if held[k] > 4]
+    if over:
+        raise ValueError(f"{rule} there are four of each tile: {', '.join(over)} counted more than 4 times (hand and melds)")
+    return tiles, melds
 
 
 def parse_melds(raw: Any) -> list[tuple[str, int]]:

@@ -24,8 +24,10 @@ Choices where the rule file is silent (documented per the brief):
   the cap (SC-H8) acts on the price: `multiplier` = M = 2^(min(F, cap) − z). Every item carries the `seq` of the
   event that caused it (a gang's own seq for its wind-and-rain money, the end event for the checks).
 - A repeated pass lock keeps the larger P.
-- With `last_four_auto_hu = false`, a discard at R = 0 that some seat could win keeps the hand open
-  for that `hu`; the hand ends at R = 0 when no seat can still win the offered tile.
+- With `last_four_auto_hu = false`, a discard at R = 0 that some seat could win ends the hand
+  (SC-R22: "after the last drawer's discard and any `hu` on it"): the match is finished there (the
+  checks SC-S7..S9 run, a `settled` may follow), and the `hu` events on that discard may still follow
+  (`continues_after_end`); anything else is `after_end`.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class SichuanRules(GameRules):
         ["clockwise", "counterclockwise", "opposite"], description="legal exchange_direction values (non-empty subset)"
     )
     que_discard_first: bool = Field(True, description="void-suit tiles must be discarded first (SC-R6)")
-    fan_cap: Annotated[int, Field(ge=0, le=30)] = Field(0, description="封顶 in the preset's fan units, 0 = none (SC-H8)")
+    fan_cap: Annotated[int, Field(ge=0)] = Field(0, description="封顶 in the preset's fan units, 0 = none (SC-H8)")
     zi_mo_bonus: Literal["jia_fan", "jia_di", "none"] = Field("jia_fan", description="自摸加番 +1 fan, 自摸加底 +b per payer, or none")
     jin_gou_diao: Literal["off", "any", "zimo_only"] = Field("any", description="金钩钓 +1 with 4 melds")
     hai_di: Literal["off", "zimo", "zimo_and_pao"] = Field("off", description="海底捞月 +1")
@@ -82,16 +84,16 @@ class SichuanRules(GameRules):
     di_hu_mode: Literal["first_draw", "first_draw_or_dealer_discard"] = Field("first_draw", description="地胡 reading SC-H4")
     dian_gang_hua: Literal["bao", "zimo", "dian_pao"] = Field("bao", description="点杠花 payment SC-S4")
     gang_shang_pao_transfer: bool = Field(True, description="呼叫转移 SC-S5")
-    zhi_gang_units: Annotated[int, Field(ge=1, le=64)] = Field(1, description="直杠 units paid by the feeder (SC-S6)")
-    bu_gang_units: Annotated[int, Field(ge=1, le=64)] = Field(1, description="补杠 units paid by each payer (SC-S6)")
-    an_gang_units: Annotated[int, Field(ge=1, le=64)] = Field(2, description="暗杠 units paid by each payer (SC-S6)")
+    zhi_gang_units: Annotated[int, Field(ge=1)] = Field(1, description="直杠 units paid by the feeder (SC-S6)")
+    bu_gang_units: Annotated[int, Field(ge=1)] = Field(1, description="补杠 units paid by each payer (SC-S6)")
+    an_gang_units: Annotated[int, Field(ge=1)] = Field(2, description="暗杠 units paid by each payer (SC-S6)")
     rob_gang: bool = Field(True, description="抢杠胡 allowed (SC-R13)")
     yi_pao_duo_xiang: bool = Field(True, description="一炮多响: several winners on one tile; false = the nearest only")
     last_four_auto_hu: bool = Field(True, description="最后四张自动胡 SC-R15")
     guo_shou_hu: bool = Field(True, description="过手胡 pass lock SC-R17")
     xueliu_lock_after_hu: bool = Field(True, description="血流: hand locked after the first win (SC-R19)")
     replacement_from: Literal["head", "tail"] = Field("head", description="end of the wall for kong replacement draws (SC-C4)")
-    huazhu_units: Annotated[int, Field(ge=1, le=1024)] = Field(16, description="查花猪 units (SC-S7)")
+    huazhu_units: Annotated[int, Field(ge=1)] = Field(16, description="查花猪 units (SC-S7)")
     huazhu_pays_winners: bool = Field(False, description="花猪 also pays seats that already won (SC-S7)")
     dealer_rule: Literal["first_winner", "random"] = Field("first_winner", description="next dealer SC-R23")
 
@@ -228,6 +230,21 @@ def _table(rules: SichuanRules) -> FanTable:
 def _forced(st: State) -> bool:
     """SC-R15 applies: the 4th-from-last tile has been drawn (R ≤ 3)."""
     return st.rules.last_four_auto_hu and st.wall.remaining <= 3
+
+
+def _huazhu_units(units: int, fan_cap: int, z: int) -> int:
+    """SC-S7: min(`huazhu_units`, C), C = 2^(fan_cap − z) with a cap, else no limit. The options have no
+    upper bound (section 6: ≥ 1, ≥ 0), so 2^(fan_cap − z) is only built when it can be the smaller."""
+    if fan_cap <= 0:
+        return units
+    e = max(0, fan_cap - z)
+    return units if e >= units.bit_length() else min(units, 1 << e)
+
+
+def _last_window(st: State) -> bool:
+    """SC-R22 without SC-R15: the claim window of the last discard (R = 0), where only `hu` on it may
+    still follow; the hand has ended."""
+    return not st.ended and st.stage == "window" and st.wall.remaining == 0 and not _forced(st)
 
 
 # ---------------------------------------------------------------- fans (SC-H3..H8)
@@ -483,6 +500,7 @@ class SichuanGame:
     sim_players = 4
     Rules = SichuanRules
     presets = PRESETS
+    deal_rule = "SC-C6"  # Dealer: a seat of the four
 
     def __init__(self, game_id: str, xueliu: bool) -> None:
         self.id = game_id
@@ -1145,8 +1163,7 @@ class SichuanGame:
             if w:
                 ting[s] = f
         flows = list(st.flows)
-        cap_units = (1 << max(0, r.fan_cap - table.z)) if r.fan_cap > 0 else None
-        h = b * (min(r.huazhu_units, cap_units) if cap_units is not None else r.huazhu_units)
+        h = b * _huazhu_units(r.huazhu_units, r.fan_cap, table.z)
         for p in sorted(hua):
             for q in range(N):
                 if q == p or q in hua:
@@ -1169,9 +1186,15 @@ class SichuanGame:
     # ------------------------------------------------------------ protocol
 
     def is_finished(self, state: State) -> bool:
-        return state.ended
+        return state.ended or _last_window(state)
+
+    def continues_after_end(self, state: State, event: Any) -> bool:
+        """SC-R22: a `hu` on the last discard after the hand has ended."""
+        return getattr(event, "type", None) == "hu" and _last_window(state)
 
     def settle(self, state: State) -> Settlement:
+        if _last_window(state):
+            state = self._exhaust(state)  # SC-R22: the hand ended at the last discard; the checks run
         winners = [s for s in range(N) if state.wins[s]]
         return Settlement.from_items(N, list(state.flows), winners)
 
@@ -1260,8 +1283,13 @@ class SichuanGame:
             "next_dealer": self.next_dealer(st),
         }
 
-    def next_dealer(self, st: State) -> int:
-        """SC-R23 first_winner: first winner, or the discarder/robbed seat of a first multi-win; else 连庄."""
+    next_dealer_rule = "SC-R23"
+
+    def next_dealer(self, st: State) -> int | None:
+        """SC-R23 first_winner: first winner, or the discarder/robbed seat of a first multi-win; else 连庄.
+        `random`: the next record states its dealer (None: no seat is named; engine/rooms.py)."""
+        if st.rules.dealer_rule == "random":
+            return None
         return st.first_win if st.first_win >= 0 else st.dealer
 
     # ------------------------------------------------------------ simulator and calculator

@@ -18,13 +18,18 @@ Choices where the rule file leaves room (see also hands.py):
   seat that is not the actor is `not_your_turn`. Checks run in that order: out, then mode/timer,
   then turn, then state, then amount.
 - A `compare` is allowed with two seats left (it then ends the match like `open`).
-- `seen_levels` must also be increasing (so an amount names one level); `max_rounds` is ignored in
+- `seen_levels` may repeat a value (section 6 only asks each to be ≥ its blind level): a seen bet
+  then names the lowest level j ≥ k with that amount (so a seen seat can always call; it raises to
+  a higher level only with a higher amount); `max_rounds` is ignored in
   `gold` (section 6: room_card only); a gold-mode `deal` draws stacks for base 1 (the simulator's).
 - The loser of an `open`/all-in call stays "active" in the state (the match is over); `view` marks
   it in `out`.
 - An all-in opening does not start a new round; while it is pending nobody is auto-compared.
 - Special rewards in `gold` (S5): the payer's remaining stack is its stack after S4 minus what it
   already paid; a rewarded seat's stack grows by what it receives.
+- `winners` (events.md §6): the pot winner(s); in a match where a seat forfeited, the seats whose
+  delta is positive (a forfeited seat paid a 豹子 reward under `any_holder` can be one, a pot winner
+  who paid more rewards than it won is then none).
 - Items: every chip that entered the pot is a line from the seat that put it in to the winner who
   receives it, one line per (payer, kind, receiver): kinds `ante`, `bet`, `compare_cost`,
   `open_cost`, `allin`, each with `seqs` (the events that put those chips in; the ante is seq 1).
@@ -61,7 +66,7 @@ class Rules(GameRules):
     max_rounds: Annotated[int, Field(ge=0, le=100)] = Field(20, description="room_card round cap (封顶轮数): showdown after this round; 0 = none; ZJH-R5")
     blind_levels: list[int] = Field([1, 2, 5, 10], description="blind (闷) bet per level, in units of base; increasing, each >= 1")
     seen_levels: list[int] = Field([2, 4, 10, 20], description="seen (看牌) bet per level, in units of base; same length, each >= the blind level")
-    cap_level: Annotated[int, Field(ge=1, le=20)] = Field(4, description="highest level allowed (封顶), 1..len(levels)")
+    cap_level: Annotated[int, Field(ge=1)] = Field(4, description="highest level allowed (封顶), 1..len(levels)")
     compare_cost_factor: Annotated[int, Field(ge=1, le=2)] = Field(1, description="compare/open cost as a multiple of the actor's call amount (一倍注); ZJH-R9/R10")
     suit_tiebreak: bool = Field(False, description="equal hands decided by the first card's suit s > h > c > d (4.2)")
     a23: Literal["lowest", "second"] = Field("lowest", description="A-2-3 is the lowest straight, or second only to Q-K-A (4.1)")
@@ -80,17 +85,14 @@ class Rules(GameRules):
             raise ValueError(f"blind_levels must be increasing integers >= 1, got {b}")
         if len(s) != len(b) or any(x < y for x, y in zip(s, b, strict=True)):
             raise ValueError(f"seen_levels must have {len(b)} values, each >= its blind level, got {s}")
-        if any(x >= y for x, y in pairwise(s)):
-            raise ValueError(f"seen_levels must be increasing, got {s}")
         if self.cap_level > len(b):
             raise ValueError(f"cap_level {self.cap_level} exceeds the {len(b)} levels")
         return self
 
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "gold": {"mode": "gold"},
-}
+PRESETS: dict[str, dict[str, Any]] = {"standard": {}}
+"""rules/README.md: every game has the preset `standard`; Zha Jin Hua has no other (gold play is the
+option `mode: gold`, section 6)."""
 
 OUT_REASONS = ("fold", "timeout", "forfeit", "compare", "autocompare", "open", "allin", "showdown")
 
@@ -238,6 +240,7 @@ class ZhaJinHua:
     """The `zhajinhua` game object (engine/base.py `Game`)."""
 
     id = "zhajinhua"
+    deal_rule = "ZJH-R2"  # `dealer` ∈ 0..n−1
     seats = (2, 3, 4, 5, 6)
     sim_players = 5
     Rules = Rules
@@ -342,7 +345,19 @@ class ZhaJinHua:
                     if pay > 0:
                         items.append(item("special_reward", w, payer, pay, hand=CATEGORIES[cat], per_payer=per,
                                           capped=pay < per))  # fmt: skip
+        if "forfeit" in state.out:  # events.md §6: after a forfeit, the seats whose delta is positive
+            pot_only = Settlement.from_items(n, items, winners)
+            return Settlement.from_items(n, items, [s for s in range(n) if pot_only.deltas[s] > 0])
         return Settlement.from_items(n, items, winners)
+
+    next_dealer_rule = "ZJH-R2"  # section 2: afterwards the previous match's winner deals
+
+    def next_dealer(self, state: State) -> int | None:
+        """Section 2 (checked across matches, ZJH-R2): the previous match's winner deals; for a shared
+        pot the first winner in that match's action order (engine/rooms.py)."""
+        if not state.finished or not state.winners:
+            return None
+        return min(state.winners, key=state.pos)
 
     # ------------------------------------------------------------------ for bots, views, the CLI
     def legal_actions(self, state: State) -> list[dict[str, Any]]:
@@ -451,7 +466,9 @@ def _bet(w: _Work, ev: Any, seat: int, seq: int) -> None:
     _no_allin_pending(w, seat, "bet")
     r, base = w.st.rules, w.st.base
     table = r.seen_levels if w.seen[seat] else r.blind_levels
-    allowed = {table[j - 1] * base: j for j in range(w.level, r.cap_level + 1)}
+    allowed: dict[int, int] = {}
+    for j in range(w.level, r.cap_level + 1):
+        allowed.setdefault(table[j - 1] * base, j)  # a repeated seen amount names its lowest level
     amount = ev.amount
     if amount not in allowed:
         status = "seen" if w.seen[seat] else "blind"
@@ -468,6 +485,8 @@ def _compare(w: _Work, ev: Any, seat: int, seq: int) -> None:
     _no_allin_pending(w, seat, "compare")
     _compare_round(w, seat, "compare", "ZJH-R9")
     tgt = ev.target
+    if not 0 <= tgt < w.st.n:
+        raise Illegal("wrong_phase", f"ZJH-R1/R9 seat {seat} cannot compare with seat {tgt}: a {w.st.n}-player match has no such seat")
     if tgt == seat or not w.active[tgt]:
         why = "itself" if tgt == seat else f"seat {tgt}, which is out ({w.out[tgt]})"
         raise Illegal("wrong_phase", f"ZJH-R9 seat {seat} cannot compare with {why}")
@@ -579,8 +598,7 @@ def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
         out.append({"type": "fold", "seat": a})
         return out
     table = r.seen_levels if state.seen[a] else r.blind_levels
-    for j in range(state.level, r.cap_level + 1):
-        amt = table[j - 1] * state.base
+    for amt in dict.fromkeys(table[j - 1] * state.base for j in range(state.level, r.cap_level + 1)):
         if stack is None or amt <= stack:
             out.append({"type": "bet", "seat": a, "amount": amt})
     act = state.active_seats()
