@@ -20,6 +20,7 @@ from engine.climbing import pdk_moves as mv
 from engine.climbing.paodekuai import PAODEKUAI as G
 from engine.climbing.paodekuai import Top
 from engine.errors import Illegal
+from engine.registry import bot_action
 from events.models import Pass, Play
 from tests.test_paodekuai import _fill, _start
 
@@ -75,7 +76,7 @@ def test_every_short_last_play_is_accepted(kind: str, n: int, k: int) -> None:
     assert err.value.code == "must_play"
     assert {"type": "pass", "seat": 1} not in G.legal_actions(s)
     # ... and the bot (which always empties its hand when it can) plays it and the reducer takes it
-    choice = G.bot_action(s, random.Random(0))
+    choice = bot_action(G, s, random.Random(0))
     assert choice["type"] == "play" and sorted(choice["cards"]) == names
     G.apply(s, Play(match_id="x", seq=9, **{a: b for a, b in choice.items() if a != "type"}))
 
