@@ -93,10 +93,10 @@ SQL: dict[str, str] = {
         GROUP BY game, player HAVING count(*) >= $min_n
         ORDER BY game, lo DESC, rate DESC, player LIMIT $limit""",
     "draw_rate": f"""
-        SELECT game, rules_id, count(*) AS matches, count(*) FILTER (WHERE is_draw) AS draws,
+        SELECT game, rules_id, count(*) AS finished, count(*) FILTER (WHERE is_draw) AS draws,
                {_wilson("count(*) FILTER (WHERE is_draw)", "count(*)")}
         FROM matches WHERE status = 'finished' AND {_FILTER}
-        GROUP BY game, rules_id HAVING count(*) >= $min_n ORDER BY game, matches DESC, rules_id""",
+        GROUP BY game, rules_id HAVING count(*) >= $min_n ORDER BY game, finished DESC, rules_id""",
     "fan_distribution": f"""
         WITH wins AS (SELECT game, count(*) AS n FROM items WHERE opens_win AND {_FILTER} GROUP BY game
                       HAVING count(*) >= $min_n)

@@ -133,7 +133,8 @@ def filters(key: str, *, with_min_sample: bool = True) -> tuple[Any, str | None,
     mine = sets if game is None else sets[sets["game"] == game]
     shown = mine[mine["matches"] >= min_n]
     labels = {
-        r.rules_id: f"{r.game} · {rule_set_name(r.game, r.options, r.preset)} · {r.matches:,} matches"
+        r.rules_id: f"{r.game} · {rule_set_name(r.game, r.options, r.preset)} · {r.matches:,} "
+        f"match{'es' if r.matches != 1 else ''}"
         for r in shown.itertuples()
     }
     rid = cols[1].selectbox("Rule set", ["all rule sets", *labels], key=f"{key}_rules",
@@ -262,8 +263,8 @@ def rate_chart(
             alt.Tooltip("lo:Q", format=".1%", title="95% low"), alt.Tooltip("hi:Q", format=".1%", title="95% high")]  # fmt: skip
     bars = base.mark_bar(opacity=0.6, height=ROW_PX * 0.6).encode(
         x=alt.X("rate:Q", title=f"{title} (bar) and its 95% Wilson interval (line)",
-                axis=alt.Axis(format="%", tickCount=10), scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color(f"{color}:N", scale=scale, legend=alt.Legend(title=None, orient="top")),
+                axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]), scale=alt.Scale(domain=[0, 1.22])),
+        color=alt.Color(f"{color}:N", scale=scale, legend=alt.Legend(title=None)),
         tooltip=tips,
     )  # fmt: skip
     ci = base.mark_rule(color="black", strokeWidth=2).encode(x="lo:Q", x2="hi:Q", tooltip=tips)
@@ -271,7 +272,7 @@ def rate_chart(
         color="black", thickness=2, size=ROW_PX * 0.5
     ).encode(x="hi:Q")
     text = base.mark_text(align="left", dx=6, fontSize=12).encode(x="hi:Q", text="_text:N")
-    return (bars + ci + ends + text).properties(height=ROW_PX * len(d) + 40)
+    return (bars + ci + ends + text).properties(height=max(160, ROW_PX * len(d) + 60))
 
 
 @functools.lru_cache(maxsize=1)

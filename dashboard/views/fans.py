@@ -55,14 +55,17 @@ def body() -> None:
     else:
         ff = query("fan_distribution", game=game, rules_id=rules_id, min_n=min_n)
         if not ff.empty:
-            ff = ff.assign(series=ff["game"])
+            ff = ff.assign(series="all rule sets" if rules_id is None else name_rule_sets(
+                ff.assign(rules_id=rules_id))["rule set"])  # fmt: skip
     if ff.empty:
         st.info(_no_fans_note(game, min_n))
     else:
         ff = ff.rename(columns={"share_of_wins": "rate"}).assign(fan=[term(f) for f in ff["fan_id"]])
         by_series = game is not None and rules_id is None
         ff = ff.sort_values(["fan", "series"]) if by_series else ff
-        label = ff["fan"] + " · " + ff["series"] if ff["series"].nunique() > 1 else ff["fan"]
+        label = ff["fan"] + " · " + ff["series"] if by_series and ff["series"].nunique() > 1 else ff["fan"]
+        if ff["game"].nunique() > 1:
+            label = ff["game"] + " · " + label
         scale = None
         if by_series:
             series = list(dict.fromkeys(ff["series"]))
@@ -107,7 +110,7 @@ def body() -> None:
             .encode(
                 x=alt.X("bucket:Q", title=f"points won or lost by a seat in a match (buckets of {width})"),
                 y=alt.Y("share:Q", title="share of seat results", axis=alt.Axis(format="%"), stack=None),
-                color=alt.Color("game:N", scale=game_scale(hist["game"]), legend=alt.Legend(title=None, orient="top")),
+                color=alt.Color("game:N", scale=game_scale(hist["game"]), legend=alt.Legend(title=None)),
                 tooltip=["game", "bucket", alt.Tooltip("seats:Q", format=","), alt.Tooltip("share:Q", format=".1%")],
             )
             .properties(height=280)

@@ -117,7 +117,7 @@ def _show(cmp: Comparison, note: str | None = None) -> None:
         st.warning("A and B are the same rule set: every difference below is chance (same deals, same bots).")
     c1, c2 = st.columns(2)
     for col, s in ((c1, a), (c2, b)):
-        col.markdown(f"{_tag(s.label)} finished **{s.finished:,} / {s.matches:,}** matches", unsafe_allow_html=True)
+        col.metric(f"rule set {s.label}: finished", f"{s.finished:,} / {s.matches:,}")
         if s.failed:
             col.warning(f"{s.failed} simulated matches failed: {s.first_error}")
     sig = cmp.significant()
@@ -167,7 +167,7 @@ def _show(cmp: Comparison, note: str | None = None) -> None:
         base = alt.Chart(df).encode(
             y=alt.Y("metric:N", sort=None, title=None, axis=alt.Axis(labelLimit=320, labelOverlap=False)),
             yOffset=alt.YOffset("rule set:N", scale=alt.Scale(domain=list(AB_COLORS))),
-            color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None, orient="top")),
+            color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None)),
         )
         chart = base.mark_rule(strokeWidth=2).encode(
             x=alt.X("lo:Q", title="share of matches (dot) and its 95% Wilson interval (line)",
@@ -198,7 +198,7 @@ def _show(cmp: Comparison, note: str | None = None) -> None:
                 x=alt.X("points changing hands:O", title="points changing hands in one match"),
                 xOffset=alt.XOffset("rule set:N", scale=alt.Scale(domain=list(AB_COLORS))),
                 y=alt.Y("share of matches:Q", axis=alt.Axis(format="%"), title="share of matches"),
-                color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None, orient="top")),
+                color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None)),
                 tooltip=["rule set", "points changing hands", alt.Tooltip("share of matches:Q", format=".1%")],
             )
             .properties(height=260)

@@ -65,10 +65,10 @@ def body() -> None:
             y=alt.Y("game:N", title=None, sort=list(per_game["game"])),
             x=alt.X("matches:Q", title="matches", axis=alt.Axis(format=",d")),
             color=alt.Color("status:N", scale=alt.Scale(domain=list(STATUS_COLORS), range=list(STATUS_COLORS.values())),
-                            legend=alt.Legend(title=None, orient="top")),
+                            legend=alt.Legend(title=None)),
             tooltip=["game", "status", alt.Tooltip("matches:Q", format=",")],
         )
-        .properties(height=30 * len(per_game) + 40)
+        .properties(height=max(160, 36 * len(per_game) + 60))
     )  # fmt: skip
     st.altair_chart(chart, width="stretch")
     st.markdown("#### Recent activity (matches per day, last 60 days of the lake)")
@@ -82,7 +82,7 @@ def body() -> None:
             .encode(
                 x=alt.X("date:T", title=None, axis=alt.Axis(format="%b %d")),
                 y=alt.Y("matches:Q", title="matches per day", axis=alt.Axis(format=",d")),
-                color=alt.Color("game:N", scale=game_scale(act["game"]), legend=alt.Legend(title=None, orient="top")),
+                color=alt.Color("game:N", scale=game_scale(act["game"]), legend=alt.Legend(title=None)),
                 tooltip=[alt.Tooltip("date:T", format="%Y-%m-%d"), "game", alt.Tooltip("matches:Q", format=",")],
             )
             .properties(height=300)

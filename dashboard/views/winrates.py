@@ -32,14 +32,30 @@ def _table(df: pd.DataFrame, key: str) -> pd.DataFrame:
             "95% interval": [interval_text(a, b) for a, b in zip(df["lo"], df["hi"], strict=True)],
         }
     )
-    if key == "player":
-        show.insert(0, "rank", range(1, len(show) + 1))
-        show["total points"] = df["total_delta"]
-        show["page"] = [player_link(p) for p in df["player"]]
     if key == "is_dealer":
         show[key] = show[key].map({True: "dealer", False: "other seats"})
         show = show.rename(columns={key: "seat"})
     return show
+
+
+def _md(text: object) -> str:
+    """Text safe inside a Markdown table cell or link label."""
+    return "".join("\\" + c if c in "\\`*_{}[]()#+-.!|<>~" else c for c in str(text))
+
+
+def _player_ranking(df: pd.DataFrame) -> str:
+    """The player ranking as a Markdown table whose names link to each player's page."""
+    lines = [
+        "| rank | player | n (matches) | wins | win rate | 95% interval | total points |",
+        "|---:|:---|---:|---:|---:|---:|---:|",
+    ]
+    for i, r in enumerate(df.itertuples(), start=1):
+        link = player_link(r.player) or ""
+        lines.append(
+            f"| {i} | [{_md(r.player)}]({link}) | {r.n:,} | {r.wins:,} | {r.rate:.1%} | "
+            f"{interval_text(r.lo, r.hi)} | {int(r.total_delta):+,} |"
+        )
+    return "\n".join(lines)
 
 
 def body() -> None:
@@ -62,8 +78,10 @@ def body() -> None:
         df[key].map({True: "dealer", False: "other seats"}) if key == "is_dealer" else df[key].astype(str)
     )
     st.altair_chart(rate_chart(df.assign(group=label), "group"), width="stretch")
-    config = {"page": st.column_config.LinkColumn("player page", display_text="open ›")} if by == "player" else {}
-    st.dataframe(_table(df, key), hide_index=True, width="stretch", column_config=config)
+    if by == "player":
+        st.markdown(_player_ranking(df))
+    else:
+        st.dataframe(_table(df, key), hide_index=True, width="stretch")
     if by == "player":
         st.caption(
             f"the best {TOP_PLAYERS} players of `{game}` with at least {min_n} decided matches, ranked by the "
@@ -82,7 +100,7 @@ def body() -> None:
         st.dataframe(
             name_rule_sets(dr).assign(**{"draw rate": dr["rate"].map("{:.1%}".format),
                                          "95% interval": [interval_text(a, b) for a, b in zip(dr["lo"], dr["hi"], strict=True)]})
-            .drop(columns=["rate", "lo", "hi"]).rename(columns={"matches": "n (finished matches)"}),
+            .drop(columns=["rate", "lo", "hi"]).rename(columns={"finished": "n (finished matches)"}),
             hide_index=True, width="stretch",
         )  # fmt: skip
     rc = query("rules_comparison", game=game, rules_id=rules_id, min_n=min_n)
