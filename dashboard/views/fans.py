@@ -61,9 +61,11 @@ def body() -> None:
         st.info(_no_fans_note(game, min_n))
     else:
         ff = ff.rename(columns={"share_of_wins": "rate"}).assign(fan=[term(f) for f in ff["fan_id"]])
-        by_series = game is not None and rules_id is None
-        ff = ff.sort_values(["fan", "series"]) if by_series else ff
-        label = ff["fan"] + " · " + ff["series"] if by_series and ff["series"].nunique() > 1 else ff["fan"]
+        by_series = game is not None and rules_id is None and ff["series"].nunique() > 1
+        if by_series:  # the most scored fan first, its rule sets side by side
+            order = ff.groupby("fan")["rate"].max().rank(ascending=False, method="first")
+            ff = ff.assign(_o=ff["fan"].map(order)).sort_values(["_o", "series"]).drop(columns="_o")
+        label = ff["fan"] + " · " + ff["series"] if by_series else ff["fan"]
         if ff["game"].nunique() > 1:
             label = ff["game"] + " · " + label
         scale = None

@@ -28,10 +28,14 @@ def body() -> None:
     st.dataframe(
         pd.DataFrame({
             "中文": rows["zh"], "pinyin": rows["pinyin"], "English": rows["en"], "id": rows["id"],
-            "kind": rows["kind"].map(KINDS), "rule": rows["rule"],
+            "rule": rows["rule"], "kind": rows["kind"].map(KINDS),
             "games": [", ".join(g) if g else "all" for g in rows["games"]],
         }),
         hide_index=True, width="stretch", height=min(36 * (len(rows) + 1), 2400),
+        column_config={"中文": st.column_config.TextColumn(width="medium"),
+                       "pinyin": st.column_config.TextColumn(width="medium"),
+                       "English": st.column_config.TextColumn(width="large"),
+                       "rule": st.column_config.TextColumn(width="medium")},
     )  # fmt: skip
     st.caption(
         f"{len(rows)} terms. Rule ids refer to the rule files (SC = Sichuan, HZ = Hongzhong, AS = Anshun, "

@@ -33,9 +33,10 @@ from engine.base import rules_doc
 from engine.registry import available_games, get_game
 
 MAX_MATCHES = 5000
+# A long run is simulated in chunks of about this long: the bar moves, the estimate updates and Stop
+# answers between two chunks (what is done is kept and compared). (A comment, not a string: Streamlit
+# would print a bare string of a page as text.)
 CHUNK_SECONDS = 0.5
-"""A long run is simulated in chunks of about this long: the bar moves, the estimate updates and Stop
-answers between two chunks (what is done is kept and compared)."""
 
 
 def _tag(side: str) -> str:
@@ -135,14 +136,14 @@ def _show(cmp: Comparison, note: str | None = None) -> None:
                 "metric": _plain_metric(r.metric)[0],
                 "unit": _plain_metric(r.metric)[1],
                 "A": format_value(r.a, r.kind),
-                "A 95% interval": format_interval(r.a_lo, r.a_hi, r.kind),
                 "B": format_value(r.b, r.kind),
-                "B 95% interval": format_interval(r.b_lo, r.b_hi, r.kind),
                 "B − A": format_diff(r.diff, r.kind),
-                "B − A 95% interval": format_interval(r.diff_lo, r.diff_hi, r.kind, diff=True),
                 "effect size": "–" if math.isnan(r.effect) else f"{r.effect_name} = {r.effect:+.2f} ({r.effect_label})",
                 "p": format_p(r.p),
                 "significant": "✓" if r.significant else "",
+                "B − A 95% interval": format_interval(r.diff_lo, r.diff_hi, r.kind, diff=True),
+                "A 95% interval": format_interval(r.a_lo, r.a_hi, r.kind),
+                "B 95% interval": format_interval(r.b_lo, r.b_hi, r.kind),
                 "what it means": _plain_metric(r.metric)[2],
             }
             for r in cmp.rows
@@ -195,7 +196,7 @@ def _show(cmp: Comparison, note: str | None = None) -> None:
             alt.Chart(money)
             .mark_bar(opacity=0.8)
             .encode(
-                x=alt.X("points changing hands:O", title="points changing hands in one match"),
+                x=alt.X("points changing hands:O", title="points changing hands in one match", axis=alt.Axis(labelAngle=0)),
                 xOffset=alt.XOffset("rule set:N", scale=alt.Scale(domain=list(AB_COLORS))),
                 y=alt.Y("share of matches:Q", axis=alt.Axis(format="%"), title="share of matches"),
                 color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None)),
@@ -227,7 +228,8 @@ def _progress_text(job: LabRun) -> str:
 
 def _run(params: str, job: LabRun) -> None:
     """Simulate `job` chunk by chunk under a progress bar with a Stop button (kept in the session)."""
-    st.button("Stop", key="lab_stop", on_click=_stop, icon=":material/stop:")
+    stop = st.empty()
+    stop.button("Stop the run", key="lab_stop", on_click=_stop, icon=":material/stop:")
     bar = st.progress(job.done / job.matches, text=_progress_text(job))
     chunk = 2
     while not job.finished and not job.stopped:
@@ -236,6 +238,7 @@ def _run(params: str, job: LabRun) -> None:
         per = job.seconds / max(1, job.done)
         chunk = max(1, int(CHUNK_SECONDS / per)) if per > 0 else 50
     bar.empty()
+    stop.empty()
     st.session_state["lab_result"] = (params, job.comparison(), None)
 
 
@@ -271,21 +274,25 @@ def body() -> None:
             return
         st.session_state["lab_job"] = (params, job)
         st.session_state.pop("lab_result", None)
+    progress = st.container()
+    slot = st.empty()  # the result: one element, so a new run blanks the old result at once
     current = st.session_state.get("lab_job")
     if current is not None and not current[1].finished and not current[1].stopped and current[0] == params:
-        _run(*current)  # a new run, or one a rerun interrupted: go on from where it is
+        with progress:
+            _run(*current)  # a new run, or one a rerun interrupted: go on from where it is
     elif current is not None and current[1].stopped and "lab_result" not in st.session_state:
         job = current[1]
         note = f"stopped after {job.done:,} of {job.matches:,} matches per rule set"
         if job.done:
             st.session_state["lab_result"] = (current[0], job.comparison(), note + ": the figures are for those")
         else:
-            st.warning(note)
+            progress.warning(note)
     saved = st.session_state.get("lab_result")
     if saved is not None:
-        if saved[0] != params:
-            st.caption("the result below is for other settings; press Run to update it")
-        _show(saved[1], saved[2])
+        with slot.container():
+            if saved[0] != params:
+                st.caption("the result below is for other settings; press Run to update it")
+            _show(saved[1], saved[2])
 
 
 st.title("House-rules lab")

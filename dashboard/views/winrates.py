@@ -77,10 +77,10 @@ def body() -> None:
     label = df["game"].astype(str) + " · " + (
         df[key].map({True: "dealer", False: "other seats"}) if key == "is_dealer" else df[key].astype(str)
     )
-    st.altair_chart(rate_chart(df.assign(group=label), "group"), width="stretch")
-    if by == "player":
+    if by == "player":  # the ranking first (names link to each player's page), its chart below
         st.markdown(_player_ranking(df))
-    else:
+    st.altair_chart(rate_chart(df.assign(group=label), "group"), width="stretch")
+    if by != "player":
         st.dataframe(_table(df, key), hide_index=True, width="stretch")
     if by == "player":
         st.caption(
