@@ -11,6 +11,7 @@ Bots play (engine.sim), the logs are written and `ingest` stores them:
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +64,30 @@ def build(root: Path) -> dict[str, Any]:
     lake = root / "lake"
     ingest(sorted(str(p) for p in logs.glob("*.jsonl")), lake, workers=0)
     return {"lake": str(lake), "matches": written}
+
+
+Z = 1.959963984540054
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson 95 % score interval, written out here (not the code under test's)."""
+    p, d = k / n, 1 + Z * Z / n
+    c = (p + Z * Z / (2 * n)) / d
+    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def sql(lake: str, text: str) -> list[tuple[Any, ...]]:
+    """Run SQL written by a test over the lake's published Parquet files (its own connection,
+    not analytics.lake or analytics.queries)."""
+    import duckdb
+
+    from ingest.schema import TABLES
+    from ingest.store import read_manifest, view_sql
+
+    root = Path(lake).resolve()
+    m = read_manifest(root)
+    con = duckdb.connect()
+    for t in TABLES:
+        con.execute(f"CREATE VIEW {t} AS {view_sql(root, m, t)}")
+    return con.execute(text).fetchall()

@@ -9,7 +9,6 @@ artifacts/screenshots/.
 
 from __future__ import annotations
 
-import math
 import re
 import shutil
 import subprocess
@@ -25,29 +24,9 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not bu.have_chromium(), reason=f"{bu.CHROMIUM} is missing (apt-get install chromium)"),
 ]
-Z = 1.959963984540054
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    p, d = k / n, 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
-def _sql(lake: str, sql: str) -> list[tuple[Any, ...]]:
-    import duckdb
-
-    from ingest.schema import TABLES
-    from ingest.store import read_manifest, view_sql
-
-    root = Path(lake).resolve()
-    m = read_manifest(root)
-    con = duckdb.connect()
-    for t in TABLES:
-        con.execute(f"CREATE VIEW {t} AS {view_sql(root, m, t)}")
-    return con.execute(sql).fetchall()
+_wilson = stats_lake.wilson
+_sql = stats_lake.sql
 
 
 @pytest.fixture(scope="module")

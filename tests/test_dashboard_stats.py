@@ -18,19 +18,14 @@ import pyarrow as pa
 import pytest
 
 from tests import stats_lake
+from tests.test_dashboard_app import _no_failure as _ok
+from tests.test_dashboard_app import _text
+
+_wilson = stats_lake.wilson
 
 APP = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
 RULES = Path("/work/shared/rules")
 TIMEOUT = 90
-Z = 1.959963984540054
-
-
-def _wilson(k: int, n: int) -> tuple[float, float]:
-    p = k / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 @pytest.fixture(scope="module")
@@ -38,18 +33,8 @@ def lake(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return stats_lake.build(tmp_path_factory.mktemp("stats"))
 
 
-def _sql(lake: dict[str, Any], sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-    import duckdb
-
-    from ingest.schema import TABLES
-    from ingest.store import read_manifest, view_sql
-
-    root = Path(lake["lake"]).resolve()
-    m = read_manifest(root)
-    con = duckdb.connect()
-    for t in TABLES:
-        con.execute(f"CREATE VIEW {t} AS {view_sql(root, m, t)}")
-    return con.execute(sql, params or []).fetchall()
+def _sql(lake: dict[str, Any], text: str) -> list[tuple[Any, ...]]:
+    return stats_lake.sql(lake["lake"], text)
 
 
 def _app(monkeypatch: pytest.MonkeyPatch, lake_dir: str, page: str | None = None) -> Any:
@@ -63,17 +48,6 @@ def _app(monkeypatch: pytest.MonkeyPatch, lake_dir: str, page: str | None = None
         at.run()
     _ok(at)
     return at
-
-
-def _ok(at: Any) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not [e.value for e in at.error if "could not be drawn" in e.value or "could not run" in e.value]
-
-
-def _text(at: Any) -> str:
-    parts = [m.value for m in at.markdown] + [e.value for e in at.error] + [w.value for w in at.warning]
-    parts += [i.value for i in at.info] + [s.value for s in at.success] + [c.value for c in at.caption]
-    return "\n".join(str(p) for p in parts)
 
 
 def _charts(at: Any) -> list[tuple[dict[str, Any], list[Any]]]:
@@ -347,6 +321,16 @@ def _lab(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     return at
 
 
+def _lab_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, matches: int) -> Any:
+    """A = standard against B = bomb_factor 10, `matches` each, run to the end."""
+    at = _lab(monkeypatch, tmp_path)
+    at.number_input(key="lab_B_ddz_standard_bomb_factor").set_value(10).run()
+    at.number_input(key="lab_matches").set_value(matches).run()
+    at.button(key="lab_run").click().run()
+    _ok(at)
+    return at
+
+
 def test_lab_warns_when_a_equals_b(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     at = _lab(monkeypatch, tmp_path)
     assert any("same rule set" in w.value for w in at.warning)
@@ -360,11 +344,7 @@ def test_lab_warns_when_a_equals_b(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 
 def test_lab_table_is_plain_with_units_effect_sizes_and_readable_p(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    at = _lab(monkeypatch, tmp_path)
-    at.number_input(key="lab_B_ddz_standard_bomb_factor").set_value(10).run()
-    at.number_input(key="lab_matches").set_value(60).run()
-    at.button(key="lab_run").click().run()
-    _ok(at)
+    at = _lab_run(monkeypatch, tmp_path, 60)
     table = next(df.value for df in at.dataframe if "effect size" in df.value.columns)
     assert {"metric", "unit", "A", "B", "B − A", "effect size", "p", "what it means"} <= set(table.columns)
     for r in table.itertuples():
@@ -380,11 +360,7 @@ def test_lab_table_is_plain_with_units_effect_sizes_and_readable_p(monkeypatch: 
 
 
 def test_lab_uses_the_same_a_b_colours_everywhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    at = _lab(monkeypatch, tmp_path)
-    at.number_input(key="lab_B_ddz_standard_bomb_factor").set_value(10).run()
-    at.number_input(key="lab_matches").set_value(20).run()
-    at.button(key="lab_run").click().run()
-    _ok(at)
+    at = _lab_run(monkeypatch, tmp_path, 20)
     scales = []
     for spec, _ in _charts(at):
         for enc in _encodings(spec):
