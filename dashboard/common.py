@@ -287,3 +287,22 @@ def term(term_id: str) -> str:
         if t["id"] == term_id:
             return f"{t['zh'].split(' / ')[0]} {term_id}"
     return term_id
+
+
+_CJK = "U+2E80-2FDF, U+3000-303F, U+3100-312F, U+31A0-31BF, U+3400-4DBF, U+4E00-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF00-FFEF"
+_SC = ("Noto Sans CJK SC", "Noto Sans CJK SC Regular", "NotoSansCJKsc-Regular", "Noto Sans SC")
+CJK_CSS = "".join(
+    # the same descriptors as Streamlit's own faces (weight 100 900, style normal): the browser then
+    # joins them into one family, and only the CJK ranges come from here
+    f"@font-face {{ font-family: '{family}'; font-weight: 100 900; font-style: normal; unicode-range: {_CJK}; "
+    f"src: {', '.join(f'local({name!r})' for name in _SC)}; }}\n"
+    for family in ("Source Sans", "Source Code Pro")
+)
+"""Chinese glyphs from the machine's Noto Sans CJK **SC** (Debian's fonts-noto-cjk), never a web font:
+the app's own families get a face for the CJK ranges only, so Latin text keeps Streamlit's font and
+Han characters stop falling back to the JP variant fontconfig picks for an English page."""
+
+
+def cjk_fonts() -> None:
+    """Inject CJK_CSS into the page (a style element only: it takes no space)."""
+    st.html(f"<style>{CJK_CSS}</style>")

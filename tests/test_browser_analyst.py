@@ -87,6 +87,15 @@ def test_analyst_reads_landlord_vs_farmer_and_opens_a_player(lake: dict[str, Any
         page.get_by_text("Glossary").first.wait_for(timeout=60_000)
         page.wait_for_timeout(1500)
         page.screenshot(path=str(bu.SCREENSHOTS / "analyst_glossary.png"), full_page=False)
+        # which font Chromium drew the Chinese of the title with: the local Simplified Chinese face,
+        # not the JP variant fontconfig falls back to on an English page, and no web font
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        h1 = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "h1"})["nodeId"]
+        used = {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": h1})["fonts"]}
+        assert "Noto Sans CJK SC" in used, used
         page.goto(f"{url}/fans")
         page.get_by_text("Minimum sample").first.wait_for(timeout=60_000)
         bu.pick(page, "Game", "sichuan_xuezhan")

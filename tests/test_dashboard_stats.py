@@ -273,6 +273,17 @@ def test_fan_table_has_n_and_interval(monkeypatch: pytest.MonkeyPatch, lake: dic
     assert "平胡 ping_hu" in set(table["fan"])
 
 
+@pytest.mark.parametrize("page", [None, "winrates", "fans", "lab", "quality", "glossary"])
+def test_pages_draw_chinese_with_the_local_simplified_face(
+    monkeypatch: pytest.MonkeyPatch, lake: dict, page: str | None
+) -> None:
+    """Han characters come from the machine's Noto Sans CJK SC (no web font, not the JP variant)."""
+    at = _app(monkeypatch, lake["lake"], page)
+    css = "\n".join(str(h.proto.body) for h in at.get("html"))
+    assert "local('Noto Sans CJK SC')" in css and "U+4E00-9FFF" in css, css
+    assert "url(" not in css
+
+
 # ---------------------------------------------------------------- glossary
 
 

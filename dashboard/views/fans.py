@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard.common import (
     SERIES_COLORS,
+    cjk_fonts,
     filters,
     game_scale,
     guarded,
@@ -129,4 +130,5 @@ def body() -> None:
 
 
 st.title("Fans and scores")
+cjk_fonts()
 guarded(body)

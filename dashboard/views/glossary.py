@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.common import GAMES, glossary
+from dashboard.common import GAMES, cjk_fonts, glossary
 
 KINDS = {"fan": "fan (番)", "win": "win kind", "hand": "hand type", "role": "role", "term": "table term",
          "stat": "statistics"}  # fmt: skip
@@ -44,4 +44,5 @@ def body() -> None:
 
 
 st.title("Glossary · 术语表")
+cjk_fonts()
 body()

@@ -28,7 +28,7 @@ from analytics.lab import (
     start_lab,
     validate_rules,
 )
-from dashboard.common import AB_COLORS, ab_scale, term
+from dashboard.common import AB_COLORS, ab_scale, cjk_fonts, term
 from engine.base import rules_doc
 from engine.registry import available_games, get_game
 
@@ -296,6 +296,7 @@ def body() -> None:
 
 
 st.title("House-rules lab")
+cjk_fonts()
 st.caption(
     "Bots play the same seeded deals under two rule sets; rates with Wilson 95% intervals, means with normal "
     "intervals, differences tested (two-proportion z, Welch) with a Holm correction over all metrics."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import streamlit as st
 
-from dashboard.common import empty_lake_note, game_scale, guarded, query
+from dashboard.common import cjk_fonts, empty_lake_note, game_scale, guarded, query
 
 STATUS_COLORS = {"finished": "#54a24b", "incomplete": "#f2cf5b", "invalid": "#e45756"}
 IN_PROGRESS = 50
@@ -92,5 +92,6 @@ def body() -> None:
 
 
 st.title("Paiju")
+cjk_fonts()
 st.caption("Replay, audit and analyse card and mahjong matches from their event logs.")
 guarded(body)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.common import guarded, name_rule_sets, query
+from dashboard.common import cjk_fonts, guarded, name_rule_sets, query
 
 
 def _section(title: str, name: str, empty: str, **kw: object) -> None:
@@ -38,4 +38,5 @@ def body() -> None:
 
 
 st.title("Data quality")
+cjk_fonts()
 guarded(body)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.common import filters, guarded, interval_text, name_rule_sets, player_link, query, rate_chart
+from dashboard.common import cjk_fonts, filters, guarded, interval_text, name_rule_sets, player_link, query, rate_chart
 
 BY = {
     "role": ("win_rate_by_role", "role", "matches"),
@@ -123,4 +123,5 @@ def body() -> None:
 
 
 st.title("Win rates")
+cjk_fonts()
 guarded(body)
