@@ -149,7 +149,8 @@ SQL: dict[str, str] = {
                    avg(abs(delta)) AS mean_abs_delta
             FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY rules_id)
         SELECT m.game, m.rules_id, r.preset, m.matches, m.mean_events, m.draw_rate,
-               s.lead_wins::DOUBLE / nullif(s.lead_seats, 0) AS landlord_or_dealer_win_rate,
+               s.lead_seats AS lead_matches, s.lead_wins,
+               {_wilson("s.lead_wins", "s.lead_seats", "landlord_or_dealer_win_rate")},
                s.mean_abs_delta, m.mean_top_win, m.mismatches, r.options
         FROM m LEFT JOIN s USING (rules_id) LEFT JOIN rules r USING (rules_id)
         ORDER BY m.game, m.matches DESC, m.rules_id""",
@@ -341,9 +342,10 @@ SQL.update(
             WITH d AS (
                 SELECT CAST(date AS DATE) AS date, game FROM matches
                 WHERE date IS NOT NULL AND ($game::VARCHAR IS NULL OR game = $game)),
-            hi AS (SELECT max(date) AS hi FROM d),
+            hi AS (SELECT max(date) AS hi, min(date) AS lo FROM d),
             days AS (
-                SELECT CAST(unnest(generate_series(hi - ($days::INTEGER - 1), hi, INTERVAL 1 DAY)) AS DATE) AS date
+                SELECT CAST(unnest(generate_series(greatest(lo, hi - ($days::INTEGER - 1)), hi, INTERVAL 1 DAY)) AS DATE)
+                       AS date
                 FROM hi WHERE hi IS NOT NULL),
             counts AS (
                 SELECT date, game, count(*) AS matches FROM d
@@ -388,7 +390,8 @@ SQL.update(
 
 
 def activity(lake: Any, game: str | None = None, *, days: int = 60) -> pd.DataFrame:
-    """Matches per day and game over the last `days` days of the lake; a day without matches is 0."""
+    """Matches per day and game over the last `days` days of the lake (from its first day at the
+    earliest); a day without matches is 0."""
     return run_sql(lake, "activity", game=game, days=days)
 
 

@@ -178,6 +178,7 @@ def test_activity_draws_days_without_matches_as_zero(monkeypatch: pytest.MonkeyP
         for game in ("ddz", "hongzhong", "sichuan_xuezhan"):
             assert got[(day, game)] == per_day.get((day, game), 0), (day, game)
     assert got[("2026-11-03", "ddz")] == 0 and got[("2026-11-04", "hongzhong")] == 0
+    assert min(d for d, _ in got) == "2026-11-01"  # the window starts at the lake's first day
 
 
 def test_overview_lists_the_matches_in_progress(monkeypatch: pytest.MonkeyPatch, lake: dict) -> None:

@@ -106,12 +106,17 @@ def body() -> None:
     rc = query("rules_comparison", game=game, rules_id=rules_id, min_n=min_n)
     if not rc.empty:
         st.markdown("#### Rule sets side by side")
+        rc = rc.assign(**{"95% interval": [interval_text(a, b) for a, b in zip(rc["lo"], rc["hi"], strict=True)]})
+        cols = ["game", "matches", "lead_wins", "landlord_or_dealer_win_rate", "95% interval",
+                "mean_events", "mean_abs_delta", "mean_top_win", "mismatches"]  # fmt: skip
+        shown = name_rule_sets(rc.drop(columns=["draw_rate", "lo", "hi"]))
         st.dataframe(
-            name_rule_sets(rc).rename(columns={"matches": "n (finished matches)"}),
+            shown[[c for c in ["rule set", *cols] if c in shown.columns]].rename(
+                columns={"matches": "n (finished matches)", "lead_wins": "landlord / dealer wins"}
+            ),
             hide_index=True,
             width="stretch",
             column_config={
-                "draw_rate": st.column_config.NumberColumn("draw rate", format="percent"),
                 "landlord_or_dealer_win_rate": st.column_config.NumberColumn(
                     "landlord / dealer win rate", format="percent"
                 ),
