@@ -12,6 +12,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from typing import Any
 
 from analytics.lab import (
@@ -121,8 +122,13 @@ def run(args: argparse.Namespace) -> int:
     progress = None
     if not args.json and sys.stderr.isatty():
 
+        started = time.perf_counter()
+
         def progress(f: float) -> None:
-            print(f"\rsimulating… {f:.0%}", end="", file=sys.stderr, flush=True)
+            spent = time.perf_counter() - started
+            left = f"about {spent / f * (1 - f):,.0f} s left" if f > 0 else "estimating…"
+            print(f"\rsimulating… {f:.0%} · {spent:,.0f} s so far · {left} (Ctrl-C stops)  ", end="",
+                  file=sys.stderr, flush=True)  # fmt: skip
 
     try:
         cmp = run_lab(
