@@ -108,6 +108,108 @@ def holm(pvalues: Sequence[float], alpha: float = 0.05) -> list[bool]:
     return out
 
 
+def rate_diff_ci(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """Normal (Wald, unpooled) 95 % interval of p2 − p1; (nan, nan) without data."""
+    if n1 <= 0 or n2 <= 0:
+        return (math.nan, math.nan)
+    p1, p2 = k1 / n1, k2 / n2
+    half = z * math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    return (p2 - p1 - half, p2 - p1 + half)
+
+
+def mean_diff_ci(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int, z: float = Z95) -> tuple[float, float]:
+    """Normal (Welch) 95 % interval of m2 − m1; (nan, nan) with fewer than two values a side."""
+    if n1 <= 1 or n2 <= 1:
+        return (math.nan, math.nan)
+    half = z * math.sqrt(s1 * s1 / n1 + s2 * s2 / n2)
+    return (m2 - m1 - half, m2 - m1 + half)
+
+
+def cohens_h(p1: float, p2: float) -> float:
+    """Cohen's h of two proportions: 2·asin(√p2) − 2·asin(√p1)."""
+    if math.isnan(p1) or math.isnan(p2):
+        return math.nan
+    return 2 * math.asin(math.sqrt(p2)) - 2 * math.asin(math.sqrt(p1))
+
+
+def cohens_d(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> float:
+    """Cohen's d: (m2 − m1) over the pooled standard deviation; 0 when both sides are constant and equal."""
+    if n1 + n2 <= 2:
+        return math.nan
+    pooled = math.sqrt(((n1 - 1) * s1 * s1 + (n2 - 1) * s2 * s2) / (n1 + n2 - 2))
+    if pooled == 0:
+        return 0.0 if m1 == m2 else math.copysign(math.inf, m2 - m1)
+    return (m2 - m1) / pooled
+
+
+def format_p(p: float) -> str:
+    """A p-value for people: `< 0.001`, else three decimals (`0.012`, `0.450`, `1.000`)."""
+    if math.isnan(p):
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def format_value(x: float | None, kind: str) -> str:
+    """A rate as `45.0%`, a mean with two decimals (`1,234.50`); `–` for no value."""
+    if x is None or math.isnan(x):
+        return "–"
+    return f"{x:.1%}" if kind == "rate" else f"{x:,.2f}"
+
+
+def format_diff(x: float | None, kind: str) -> str:
+    """B − A: a rate difference in percentage points (`+3.2 pp`), a mean difference signed (`-1.25`)."""
+    if x is None or math.isnan(x):
+        return "–"
+    return f"{x * 100:+.1f} pp" if kind == "rate" else f"{x:+,.2f}"
+
+
+def format_interval(lo: float | None, hi: float | None, kind: str, *, diff: bool = False) -> str:
+    """`40.1%–50.0%`, `+1.2–+4.0 pp` or `-0.50–1.75`."""
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return "–"
+    if diff and kind == "rate":
+        return f"{lo * 100:+.1f}–{hi * 100:+.1f} pp"
+    if diff:
+        return f"{lo:+,.2f}–{hi:+,.2f}"
+    return f"{format_value(lo, kind)}–{format_value(hi, kind)}"
+
+
+# ---------------------------------------------------------------- what each metric means
+
+_METRICS: dict[str, tuple[str, str, str]] = {
+    "draw_rate": ("draws", "% of matches", "finished matches nobody won (流局, a void redeal)"),
+    "dealer_win_rate": ("dealer wins", "% of matches", "the dealer (庄家) is among the winners"),
+    "landlord_win_rate": ("landlord wins", "% of matches", "Dou Dizhu: the landlord (地主) side wins"),
+    "money_mean": ("points changing hands", "points per match", "sum of the winners' gains in one match"),
+    "money_spread": (
+        "spread of points changing hands",
+        "points",
+        "mean distance from the median of points changing hands (Brown–Forsythe): how swingy a match is",
+    ),
+    "dealer_delta_mean": ("dealer's result", "points per match", "the dealer's mean gain; above 0 favours the dealer"),
+    "mean_max_fan": ("largest fan of a win", "fan", "mean over matches with a win of the highest fan total"),
+}
+
+
+def metric_info(metric: str) -> tuple[str, str, str]:
+    """(plain name, unit, one line on what it means) of a compared metric id."""
+    if metric in _METRICS:
+        return _METRICS[metric]
+    if metric.startswith("seat_win_rate[") and metric.endswith("]"):
+        seat = metric[len("seat_win_rate[") : -1]
+        return (f"seat {seat} wins", "% of matches", f"seat {seat} is among the winners")
+    if metric.startswith("fan[") and metric.endswith("]"):
+        fan = metric[4:-1]
+        return (f"matches with {fan}", "% of matches", f"some win of the match scored the fan {fan}")
+    return (metric, "", "")
+
+
+def metric_name(metric: str) -> str:
+    """`plain name (unit)`, e.g. `points changing hands (points per match)`."""
+    name, unit, _ = metric_info(metric)
+    return f"{name} ({unit})" if unit else name
+
+
 # ---------------------------------------------------------------- one match
 
 
@@ -255,6 +357,23 @@ class Row:
     diff: float
     p: float
     significant: bool
+    diff_lo: float = math.nan
+    diff_hi: float = math.nan
+    """95 % interval of B − A (normal approximation, unpooled)."""
+    effect: float = math.nan
+    """Standardised effect size: Cohen's h for a rate, Cohen's d for a mean (B − A)."""
+
+    @property
+    def effect_name(self) -> str:
+        return "h" if self.kind == "rate" else "d"
+
+    @property
+    def effect_label(self) -> str:
+        """Cohen's conventional reading of |h| or |d|: negligible < 0.2 ≤ small < 0.5 ≤ medium < 0.8 ≤ large."""
+        e = abs(self.effect)
+        if math.isnan(e):
+            return "–"
+        return "negligible" if e < 0.2 else "small" if e < 0.5 else "medium" if e < 0.8 else "large"
 
 
 @dataclass
@@ -263,6 +382,9 @@ class Comparison:
     b: Summary
     rows: list[Row]
     alpha: float
+    same_rules: bool = False
+    """A and B normalise to the same options (`standard` vs `{}`): every difference is noise."""
+    game: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         def side(s: Summary) -> dict[str, Any]:
@@ -273,13 +395,24 @@ class Comparison:
                 "finished": s.finished,
                 "failed": s.failed,
                 "first_error": s.first_error,
+                "name": rules_name(self.game, s.rules) if self.game else None,
                 "money_counts": {str(k): v for k, v in s.money_counts.items()},
             }
 
         def clean(r: Row) -> dict[str, Any]:
-            return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(r).items()}
+            d = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(r).items()}
+            name, unit, meaning = metric_info(r.metric)
+            return {**d, "name": name, "unit": unit, "meaning": meaning, "effect_name": r.effect_name,
+                    "effect_label": r.effect_label, "p_text": format_p(r.p)}  # fmt: skip
 
-        return {"a": side(self.a), "b": side(self.b), "alpha": self.alpha, "rows": [clean(r) for r in self.rows]}
+        return {
+            "a": side(self.a),
+            "b": side(self.b),
+            "game": self.game,
+            "alpha": self.alpha,
+            "same_rules": self.same_rules,
+            "rows": [clean(r) for r in self.rows],
+        }
 
     def significant(self) -> list[Row]:
         return [r for r in self.rows if r.significant]
@@ -291,29 +424,31 @@ def _fan_metric_zero(s: Summary, metric: str) -> None:
         s.rates[metric] = (0, s.finished)
 
 
-def compare(a: Summary, b: Summary, alpha: float = 0.05) -> Comparison:
+def compare(a: Summary, b: Summary, alpha: float = 0.05, *, same_rules: bool = False, game: str = "") -> Comparison:
     """Side-by-side metrics with intervals, p-values and Holm-corrected significance."""
     rate_metrics = list(dict.fromkeys([*a.rates, *b.rates]))
     for m in rate_metrics:
         _fan_metric_zero(a, m)
         _fan_metric_zero(b, m)
-    raw: list[tuple[str, str, tuple[float, float, float], tuple[float, float, float], float]] = []
+    raw: list[tuple[str, str, tuple[float, float, float], tuple[float, float, float], float, tuple[float, ...]]] = []
     for m in rate_metrics:
         if m not in a.rates or m not in b.rates:
             continue
         (ka, na), (kb, nb) = a.rates[m], b.rates[m]
-        raw.append((m, "rate", a.rate(m), b.rate(m), two_proportion_p(ka, na, kb, nb)))
+        extra = (*rate_diff_ci(ka, na, kb, nb), cohens_h(ka / na if na else math.nan, kb / nb if nb else math.nan))
+        raw.append((m, "rate", a.rate(m), b.rate(m), two_proportion_p(ka, na, kb, nb), extra))
     for m in dict.fromkeys([*a.means, *b.means]):
         if m not in a.means or m not in b.means:
             continue
         (ma, sa, na), (mb, sb, nb) = a.means[m], b.means[m]
-        raw.append((m, "mean", a.mean(m), b.mean(m), welch_p(ma, sa, na, mb, sb, nb)))
+        extra = (*mean_diff_ci(ma, sa, na, mb, sb, nb), cohens_d(ma, sa, na, mb, sb, nb))
+        raw.append((m, "mean", a.mean(m), b.mean(m), welch_p(ma, sa, na, mb, sb, nb), extra))
     sig = holm([r[4] for r in raw], alpha)
     rows = [
-        Row(m, kind, va[0], va[1], va[2], vb[0], vb[1], vb[2], vb[0] - va[0], p, s)
-        for (m, kind, va, vb, p), s in zip(raw, sig, strict=True)
+        Row(m, kind, va[0], va[1], va[2], vb[0], vb[1], vb[2], vb[0] - va[0], p, s, *extra)
+        for (m, kind, va, vb, p, extra), s in zip(raw, sig, strict=True)
     ]
-    return Comparison(a, b, rows, alpha)
+    return Comparison(a, b, rows, alpha, same_rules=same_rules, game=game)
 
 
 # ---------------------------------------------------------------- simulation
@@ -418,6 +553,100 @@ def validate_rules(game_id: str, rules: Mapping[str, Any]) -> dict[str, Any]:
     return dict(rules)
 
 
+def normalized_rules(game_id: str, rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option with the value the game gives it (`standard` and `{}` normalise alike)."""
+    from engine.registry import get_game
+
+    validate_rules(game_id, rules)
+    return dict(get_game(game_id).parse_rules(dict(rules)).options())
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, list | tuple | set | frozenset):
+        return "/".join(str(x) for x in v)
+    return str(v)
+
+
+def rules_name(game_id: str, rules: Mapping[str, Any]) -> str:
+    """A rule set named by how it differs from its preset: `standard + bomb_factor 3, rob on`.
+
+    `rules` may be a partial rules object or every option (the lake's `rules.options`); a rule set
+    the game refuses is named by its preset and `(not valid here)`."""
+    from engine.registry import get_game
+
+    preset = str(rules.get("preset", "standard"))
+    try:
+        opts = normalized_rules(game_id, rules)
+        base = dict(get_game(game_id).parse_rules({"preset": opts.get("preset", preset)}).options())
+    except Exception:  # an engine missing in this build, or rules it no longer accepts: still a name
+        return f"{preset} (not valid here)"
+    diffs = [f"{k} {_value_text(v)}" for k, v in opts.items() if k != "preset" and base.get(k) != v]
+    return str(opts.get("preset", preset)) + (" + " + ", ".join(diffs) if diffs else "")
+
+
+@dataclass
+class LabRun:
+    """A comparison run in chunks (the dashboard keeps it between reruns, so Stop keeps what is done).
+
+    Each `step()` simulates the next `chunk` match indices under A and then under B, so a stopped
+    run still compares the same seeded deals on both sides."""
+
+    game_id: str
+    rules_a: dict[str, Any]
+    rules_b: dict[str, Any]
+    matches: int
+    seed: int
+    alpha: float = 0.05
+    out_a: list[Outcome] = field(default_factory=list)
+    out_b: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+    """Time spent simulating so far (for the estimate)."""
+    stopped: bool = False
+
+    @property
+    def done(self) -> int:
+        return min(len(self.out_a), len(self.out_b))
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.matches
+
+    def eta(self) -> float | None:
+        """Seconds left at the pace so far; None before the first chunk."""
+        if self.done == 0:
+            return None
+        return self.seconds / self.done * (self.matches - self.done)
+
+    def step(self, chunk: int = 10) -> None:
+        import time
+
+        t0 = time.perf_counter()
+        lo, hi = self.done, min(self.matches, self.done + max(1, chunk))
+        for i in range(lo, hi):
+            self.out_a.append(simulate_one(self.game_id, self.rules_a, self.seed, i))
+            self.out_b.append(simulate_one(self.game_id, self.rules_b, self.seed, i))
+        self.seconds += time.perf_counter() - t0
+
+    def comparison(self) -> Comparison:
+        n = self.done
+        same = normalized_rules(self.game_id, self.rules_a) == normalized_rules(self.game_id, self.rules_b)
+        return compare(
+            summarize(self.out_a[:n], "A", self.rules_a), summarize(self.out_b[:n], "B", self.rules_b), self.alpha,
+            same_rules=same, game=self.game_id,
+        )  # fmt: skip
+
+
+def start_lab(
+    game_id: str, rules_a: Mapping[str, Any], rules_b: Mapping[str, Any], matches: int, seed: int, alpha: float = 0.05
+) -> LabRun:
+    """Validate both rule sets and return a run to `step()` through (ValueError with the game's reason)."""
+    if matches < 1:
+        raise ValueError("the number of matches must be at least 1")
+    return LabRun(game_id, validate_rules(game_id, rules_a), validate_rules(game_id, rules_b), matches, seed, alpha)
+
+
 def run_lab(
     game_id: str,
     rules_a: Mapping[str, Any],
@@ -442,4 +671,5 @@ def run_lab(
 
     out_a = simulate_outcomes(game_id, a, matches, seed, workers=workers, progress=tick(0))
     out_b = simulate_outcomes(game_id, b, matches, seed, workers=workers, progress=tick(matches))
-    return compare(summarize(out_a, "A", a), summarize(out_b, "B", b), alpha)
+    same = normalized_rules(game_id, a) == normalized_rules(game_id, b)
+    return compare(summarize(out_a, "A", a), summarize(out_b, "B", b), alpha, same_rules=same, game=game_id)

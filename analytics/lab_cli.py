@@ -12,9 +12,20 @@ import argparse
 import json
 import math
 import sys
+import time
 from typing import Any
 
-from analytics.lab import Comparison, Row, run_lab
+from analytics.lab import (
+    Comparison,
+    Row,
+    format_diff,
+    format_interval,
+    format_p,
+    format_value,
+    metric_info,
+    rules_name,
+    run_lab,
+)
 from engine.cli_common import load_rules_arg
 from events.errors import UsageError
 
@@ -35,49 +46,71 @@ def parse_rules_arg(value: str) -> dict[str, Any]:
     return load_rules_arg(value, allow_preset_name=True)
 
 
-def _fmt(x: float, kind: str) -> str:
-    if math.isnan(x):
-        return "–"
-    return f"{x:.1%}" if kind == "rate" else f"{x:.3g}"
+WIDE = 140
+"""From this terminal width on, A's and B's own intervals get columns; below it they are in --json."""
+MEDIUM = 100
+"""From this width on, the interval of B − A gets a column."""
 
 
-def _table(cmp: Comparison) -> None:
+def _table(cmp: Comparison, width: int | None = None) -> None:
+    """The comparison as a table that fits the terminal: at 80 columns metric, A, B, B − A, effect
+    size and p (the metric's name wraps, a value is never cut)."""
+    from rich import box
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=width) if width else Console()
+    w = console.width
     for s in (cmp.a, cmp.b):
-        line = (
-            f"[bold]{s.label}[/] {escape(json.dumps(s.rules, ensure_ascii=False))}: {s.finished}/{s.matches} finished"
-        )
+        line = f"[bold]{s.label}[/] = {escape(rules_name(cmp.game, s.rules))}: {s.finished}/{s.matches} finished"
         if s.failed:
             line += f", [red]{s.failed} failed[/] ({escape(str(s.first_error))})"
         console.print(line)
-    t = Table(title=f"house-rules lab (95% intervals, Holm at α={cmp.alpha})")
-    for col in ("metric", "A", "A 95% CI", "B", "B 95% CI", "B − A", "p", "sig"):
-        t.add_column(col, justify="left" if col == "metric" else "right", no_wrap=True, overflow="fold")
+        console.print(f"  {escape(json.dumps(s.rules, ensure_ascii=False))}", style="dim")
+    if cmp.same_rules:
+        console.print("[bold red]warning:[/] A and B are the same rule set: every difference is chance")
+    cols = ["metric", "A", "B", "B − A"]
+    if w >= WIDE:
+        cols = ["metric", "A", "A 95% CI", "B", "B 95% CI", "B − A"]
+    if w >= MEDIUM:
+        cols.append("95% CI of B − A")
+    cols += ["effect", "p"]
+    t = Table(title=f"house-rules lab · 95% intervals · Holm at α = {cmp.alpha:g}", box=box.SIMPLE_HEAD,
+              title_justify="left", pad_edge=False)  # fmt: skip
+    for c in cols:
+        if c == "metric":
+            t.add_column(c, justify="left", ratio=1, overflow="fold")
+        else:
+            t.add_column(c, justify="right", no_wrap=True, min_width=len(c))
     for r in cmp.rows:
-        t.add_row(*(escape(c) for c in _cells(r)), style="bold yellow" if r.significant else None)
+        cells = _cells(r)
+        t.add_row(*(escape(cells[c]) for c in cols), style="bold yellow" if r.significant else None)
     console.print(t)
     n = len(cmp.significant())
-    names = ", ".join(r.metric for r in cmp.significant()) or "none"
-    console.print(f"{n} significant difference{'s' if n != 1 else ''}: {escape(names)}")
+    names = ", ".join(metric_info(r.metric)[0] for r in cmp.significant()) or "none"
+    console.print(f"{n} significant difference{'s' if n != 1 else ''} (marked *): {escape(names)}")
+    console.print(
+        "B − A of a rate in percentage points (pp); effect: Cohen's h (rate) or d (mean), "
+        "|0.2| small, |0.5| medium, |0.8| large; --json has every interval.",
+        style="dim",
+    )
 
 
-def _cells(r: Row) -> list[str]:
+def _cells(r: Row) -> dict[str, str]:
     k = r.kind
-    diff = "–" if math.isnan(r.diff) else (f"{r.diff:+.1%}" if k == "rate" else f"{r.diff:+.3g}")
-    return [
-        r.metric,
-        _fmt(r.a, k),
-        f"{_fmt(r.a_lo, k)}–{_fmt(r.a_hi, k)}",
-        _fmt(r.b, k),
-        f"{_fmt(r.b_lo, k)}–{_fmt(r.b_hi, k)}",
-        diff,
-        f"{r.p:.3g}",
-        "*" if r.significant else "",
-    ]
+    name, unit, _ = metric_info(r.metric)
+    return {
+        "metric": f"{name} ({unit})" if unit else name,
+        "A": format_value(r.a, k),
+        "A 95% CI": format_interval(r.a_lo, r.a_hi, k),
+        "B": format_value(r.b, k),
+        "B 95% CI": format_interval(r.b_lo, r.b_hi, k),
+        "B − A": format_diff(r.diff, k),
+        "95% CI of B − A": format_interval(r.diff_lo, r.diff_hi, k, diff=True),
+        "effect": "–" if math.isnan(r.effect) else f"{r.effect_name} {r.effect:+.2f}",
+        "p": format_p(r.p) + ("*" if r.significant else " "),
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,8 +122,13 @@ def run(args: argparse.Namespace) -> int:
     progress = None
     if not args.json and sys.stderr.isatty():
 
+        started = time.perf_counter()
+
         def progress(f: float) -> None:
-            print(f"\rsimulating… {f:.0%}", end="", file=sys.stderr, flush=True)
+            spent = time.perf_counter() - started
+            left = f"about {spent / f * (1 - f):,.0f} s left" if f > 0 else "estimating…"
+            print(f"\rsimulating… {f:.0%} · {spent:,.0f} s so far · {left} (Ctrl-C stops)  ", end="",
+                  file=sys.stderr, flush=True)  # fmt: skip
 
     try:
         cmp = run_lab(

@@ -31,13 +31,13 @@ Z = 1.96
 _FILTER = "($game::VARCHAR IS NULL OR game = $game) AND ($rules_id::VARCHAR IS NULL OR rules_id = $rules_id)"
 
 
-def _wilson(k: str, n: str) -> str:
-    """SQL of the rate k/n and its Wilson interval as columns rate, lo, hi (constant text only)."""
+def _wilson(k: str, n: str, rate: str = "rate") -> str:
+    """SQL of the rate k/n and its Wilson interval as columns `rate`, lo, hi (constant text only)."""
     z2 = Z * Z
     p = f"({k})::DOUBLE / nullif({n}, 0)"
     centre = f"(({p}) + {z2}/(2.0*{n})) / (1 + {z2}/{n})"
     half = f"({Z} * sqrt(({p}) * (1 - ({p})) / {n} + {z2}/(4.0*{n}*{n})) / (1 + {z2}/{n}))"
-    return f"{p} AS rate, greatest(0.0, {centre} - {half}) AS lo, least(1.0, {centre} + {half}) AS hi"
+    return f"{p} AS {rate}, greatest(0.0, {centre} - {half}) AS lo, least(1.0, {centre} + {half}) AS hi"
 
 
 _DECIDED_SEATS = (
@@ -58,49 +58,64 @@ SQL: dict[str, str] = {
                count(DISTINCT rules_id) AS rule_sets, sum(events)::BIGINT AS events
         FROM matches WHERE {_FILTER} GROUP BY game ORDER BY game""",
     "win_rate_by_role": f"""
-        SELECT game, role, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
-               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
-        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
-        GROUP BY game, role ORDER BY game, role""",
+        WITH m AS (
+            SELECT game, landlord IS NOT NULL AS ll, coalesce(landlord, dealer) AS lead, winners FROM matches
+            WHERE status = 'finished' AND n_winners > 0 AND {_FILTER}),
+        per AS (
+            SELECT game, CASE WHEN ll THEN 'landlord' ELSE 'dealer' END AS role, list_contains(winners, lead) AS won
+            FROM m
+            UNION ALL
+            SELECT game, CASE WHEN ll THEN 'farmer' ELSE 'player' END, len(list_filter(winners, lambda w: w <> lead)) > 0
+            FROM m)
+        SELECT game, role, count(*) AS matches, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}
+        FROM per GROUP BY game, role HAVING count(*) >= $min_n ORDER BY game, role""",
     "win_rate_by_seat": f"""
         SELECT game, seat, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
                {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
         FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
-        GROUP BY game, seat ORDER BY game, seat""",
+        GROUP BY game, seat HAVING count(*) >= $min_n ORDER BY game, seat""",
     "win_rate_by_dealer": f"""
-        SELECT game, is_dealer, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
-               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, avg(delta) AS mean_delta
-        FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
-        GROUP BY game, is_dealer ORDER BY game, is_dealer DESC""",
+        WITH m AS (
+            SELECT game, dealer, winners FROM matches
+            WHERE status = 'finished' AND n_winners > 0 AND dealer IS NOT NULL AND {_FILTER}),
+        per AS (
+            SELECT game, true AS is_dealer, list_contains(winners, dealer) AS won FROM m
+            UNION ALL
+            SELECT game, false, len(list_filter(winners, lambda w: w <> dealer)) > 0 FROM m)
+        SELECT game, is_dealer, count(*) AS matches, count(*) FILTER (WHERE won) AS wins,
+               {_wilson("count(*) FILTER (WHERE won)", "count(*)")}
+        FROM per GROUP BY game, is_dealer HAVING count(*) >= $min_n ORDER BY game, is_dealer DESC""",
     "win_rate_by_player": f"""
         SELECT game, player, count(*) AS seats, count(*) FILTER (WHERE won) AS wins,
                {_wilson("count(*) FILTER (WHERE won)", "count(*)")}, sum(delta) AS total_delta
         FROM seats WHERE status = 'finished' AND {_DECIDED_SEATS}
-        GROUP BY game, player HAVING count(*) >= $min_matches
-        ORDER BY game, rate DESC, player LIMIT $limit""",
+        GROUP BY game, player HAVING count(*) >= $min_n
+        ORDER BY game, lo DESC, rate DESC, player LIMIT $limit""",
     "draw_rate": f"""
         SELECT game, rules_id, count(*) AS finished, count(*) FILTER (WHERE is_draw) AS draws,
                {_wilson("count(*) FILTER (WHERE is_draw)", "count(*)")}
         FROM matches WHERE status = 'finished' AND {_FILTER}
-        GROUP BY game, rules_id ORDER BY game, rules_id""",
+        GROUP BY game, rules_id HAVING count(*) >= $min_n ORDER BY game, finished DESC, rules_id""",
     "fan_distribution": f"""
-        WITH wins AS (SELECT game, count(*) AS n FROM items WHERE opens_win AND {_FILTER} GROUP BY game)
-        SELECT f.game, f.fan_id, count(*) AS wins, count(*)::DOUBLE / any_value(w.n) AS share_of_wins,
-               avg(f.value) AS mean_value, max(f.value) AS max_value
+        WITH wins AS (SELECT game, count(*) AS n FROM items WHERE opens_win AND {_FILTER} GROUP BY game
+                      HAVING count(*) >= $min_n)
+        SELECT f.game, f.fan_id, any_value(w.n) AS n, count(*) AS wins,
+               {_wilson("count(*)", "any_value(w.n)", "share_of_wins")}, avg(f.value) AS mean_value, max(f.value) AS max_value
         FROM fans f JOIN wins w USING (game)
         WHERE ($game::VARCHAR IS NULL OR f.game = $game) AND ($rules_id::VARCHAR IS NULL OR f.rules_id = $rules_id)
         GROUP BY f.game, f.fan_id ORDER BY f.game, wins DESC, f.fan_id""",
     "fan_total_distribution": f"""
-        SELECT game, fan, count(*) AS wins,
-               count(*)::DOUBLE / sum(count(*)) OVER (PARTITION BY game) AS share
-        FROM items WHERE opens_win AND {_FILTER}
-        GROUP BY game, fan ORDER BY game, fan""",
+        SELECT game, fan, n, wins, {_wilson("wins", "n", "share")}
+        FROM (SELECT game, fan, count(*) AS wins, sum(count(*)) OVER (PARTITION BY game) AS n
+              FROM items WHERE opens_win AND {_FILTER} GROUP BY game, fan)
+        WHERE n >= $min_n ORDER BY game, fan""",
     "score_distribution": f"""
         SELECT game, role, seats, mean, sd, min, q[1] AS p10, q[2] AS p25, q[3] AS median, q[4] AS p75,
                q[5] AS p90, max
         FROM (SELECT game, role, count(*) AS seats, avg(delta) AS mean, stddev_samp(delta) AS sd,
                      min(delta) AS min, quantile_disc(delta, [0.1, 0.25, 0.5, 0.75, 0.9]) AS q, max(delta) AS max
-              FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY game, role)
+              FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY game, role HAVING count(*) >= $min_n)
         ORDER BY game, role""",
     "score_histogram": f"""
         SELECT game, floor(delta / $width)::BIGINT * $width AS bucket, count(*) AS seats
@@ -126,14 +141,16 @@ SQL: dict[str, str] = {
             SELECT game, rules_id, count(*) AS matches, avg(events) AS mean_events,
                    count(*) FILTER (WHERE is_draw)::DOUBLE / count(*) AS draw_rate, avg(max_delta) AS mean_top_win,
                    count(*) FILTER (WHERE settlement_matches = false) AS mismatches
-            FROM matches WHERE status = 'finished' AND {_FILTER} GROUP BY game, rules_id),
+            FROM matches WHERE status = 'finished' AND {_FILTER} GROUP BY game, rules_id
+            HAVING count(*) >= $min_n),
         s AS (
             SELECT rules_id, count(*) FILTER (WHERE role IN ('landlord', 'dealer')) AS lead_seats,
                    count(*) FILTER (WHERE role IN ('landlord', 'dealer') AND won) AS lead_wins,
                    avg(abs(delta)) AS mean_abs_delta
             FROM seats WHERE status = 'finished' AND {_FILTER} GROUP BY rules_id)
         SELECT m.game, m.rules_id, r.preset, m.matches, m.mean_events, m.draw_rate,
-               s.lead_wins::DOUBLE / nullif(s.lead_seats, 0) AS landlord_or_dealer_win_rate,
+               s.lead_seats AS lead_matches, s.lead_wins,
+               {_wilson("s.lead_wins", "s.lead_seats", "landlord_or_dealer_win_rate")},
                s.mean_abs_delta, m.mean_top_win, m.mismatches, r.options
         FROM m LEFT JOIN s USING (rules_id) LEFT JOIN rules r USING (rules_id)
         ORDER BY m.game, m.matches DESC, m.rules_id""",
@@ -185,45 +202,64 @@ def overview(lake: Any, game: str | None = None, rules_id: str | None = None) ->
     return run_sql(lake, "overview", **_filters(game, rules_id))
 
 
-def win_rate_by_role(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
-    """Win rate of each role (landlord/farmer, dealer/player) over decided matches, Wilson 95 %."""
-    return run_sql(lake, "win_rate_by_role", **_filters(game, rules_id))
+def win_rate_by_role(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
+    """Win rate of each role (landlord/farmer, dealer/player) over decided matches, Wilson 95 %.
+
+    Counted per match (`matches`: decided matches where the role sat; `wins`: those its side won):
+    the two farmers of one Dou Dizhu match win or lose together, so counting seats would halve
+    the interval's true width. Groups under `min_n` matches are left out."""
+    return run_sql(lake, "win_rate_by_role", **_filters(game, rules_id), min_n=min_n)
 
 
-def win_rate_by_seat(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def win_rate_by_seat(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """Win rate of each seat over decided matches, Wilson 95 %."""
-    return run_sql(lake, "win_rate_by_seat", **_filters(game, rules_id))
+    return run_sql(lake, "win_rate_by_seat", **_filters(game, rules_id), min_n=min_n)
 
 
-def win_rate_by_dealer(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
-    """Win rate of the dealer seat vs the others, Wilson 95 %."""
-    return run_sql(lake, "win_rate_by_dealer", **_filters(game, rules_id))
+def win_rate_by_dealer(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
+    """Win rate of the dealer seat vs the others, counted per match like `win_rate_by_role`."""
+    return run_sql(lake, "win_rate_by_dealer", **_filters(game, rules_id), min_n=min_n)
 
 
 def win_rate_by_player(lake: Any, game: str | None = None, rules_id: str | None = None, *,
                        min_matches: int = 1, limit: int = 100) -> pd.DataFrame:  # fmt: skip
-    """Win rate of each player with at least `min_matches` decided matches, Wilson 95 %."""
-    return run_sql(lake, "win_rate_by_player", **_filters(game, rules_id), min_matches=min_matches, limit=limit)
+    """Win rate of each player with at least `min_matches` decided matches, Wilson 95 %, ranked by
+    the interval's lower bound (9 wins in 9 matches does not outrank 600 in 1,000)."""
+    return run_sql(lake, "win_rate_by_player", **_filters(game, rules_id), min_n=min_matches, limit=limit)
 
 
-def draw_rate(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def draw_rate(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """Share of finished matches without a winner (流局, void) per game and rules_id."""
-    return run_sql(lake, "draw_rate", **_filters(game, rules_id))
+    return run_sql(lake, "draw_rate", **_filters(game, rules_id), min_n=min_n)
 
 
-def fan_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def fan_distribution(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """How often each fan appears in a win, and its mean value."""
-    return run_sql(lake, "fan_distribution", **_filters(game, rules_id))
+    return run_sql(lake, "fan_distribution", **_filters(game, rules_id), min_n=min_n)
 
 
-def fan_total_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def fan_total_distribution(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """Wins by total fan."""
-    return run_sql(lake, "fan_total_distribution", **_filters(game, rules_id))
+    return run_sql(lake, "fan_total_distribution", **_filters(game, rules_id), min_n=min_n)
 
 
-def score_distribution(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def score_distribution(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """Per game and role: mean, sd and quantiles of the per-seat delta of finished matches."""
-    return run_sql(lake, "score_distribution", **_filters(game, rules_id))
+    return run_sql(lake, "score_distribution", **_filters(game, rules_id), min_n=min_n)
 
 
 def score_histogram(lake: Any, game: str | None = None, rules_id: str | None = None, *, width: int = 10) -> pd.DataFrame:
@@ -248,9 +284,11 @@ def settlement_mismatch_rate(lake: Any, game: str | None = None, rules_id: str |
     return run_sql(lake, "settlement_mismatch_rate", **_filters(game, rules_id))
 
 
-def rules_comparison(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
+def rules_comparison(
+    lake: Any, game: str | None = None, rules_id: str | None = None, *, min_n: int = 1
+) -> pd.DataFrame:
     """One row per rules_id: matches, length, draw rate, landlord/dealer win rate, score spread."""
-    return run_sql(lake, "rules_comparison", **_filters(game, rules_id))
+    return run_sql(lake, "rules_comparison", **_filters(game, rules_id), min_n=min_n)
 
 
 def error_codes(lake: Any, game: str | None = None, rules_id: str | None = None) -> pd.DataFrame:
@@ -301,11 +339,20 @@ def find_matches(lake: Any, text: str, limit: int = 50) -> pd.DataFrame:
 SQL.update(
     {
         "activity": """
-            SELECT CAST(date AS DATE) AS date, game, count(*) AS matches
-            FROM matches
-            WHERE date IS NOT NULL AND ($game::VARCHAR IS NULL OR game = $game)
-                  AND CAST(date AS DATE) > (SELECT max(CAST(date AS DATE)) FROM matches) - $days::INTEGER
-            GROUP BY ALL ORDER BY date, game""",
+            WITH d AS (
+                SELECT CAST(date AS DATE) AS date, game FROM matches
+                WHERE date IS NOT NULL AND ($game::VARCHAR IS NULL OR game = $game)),
+            hi AS (SELECT max(date) AS hi, min(date) AS lo FROM d),
+            days AS (
+                SELECT CAST(unnest(generate_series(greatest(lo, hi - ($days::INTEGER - 1)), hi, INTERVAL 1 DAY)) AS DATE)
+                       AS date
+                FROM hi WHERE hi IS NOT NULL),
+            counts AS (
+                SELECT date, game, count(*) AS matches FROM d
+                WHERE date > (SELECT hi FROM hi) - $days::INTEGER GROUP BY ALL)
+            SELECT days.date, g.game, coalesce(counts.matches, 0) AS matches
+            FROM days CROSS JOIN (SELECT DISTINCT game FROM d) g LEFT JOIN counts USING (date, game)
+            ORDER BY days.date, g.game""",
         "rule_sets": """
             SELECT m.rules_id, m.game, any_value(r.preset) AS preset, any_value(r.options) AS options,
                    count(*) AS matches
@@ -324,6 +371,16 @@ SQL.update(
                    array_to_string(recorded_deltas, ' ') AS recorded
             FROM matches WHERE settlement_matches = false AND ($game::VARCHAR IS NULL OR game = $game)
             ORDER BY match_id LIMIT $limit""",
+        "in_progress": """
+            WITH open AS (
+                SELECT match_id, game, rules_id, events, started_ts, ended_ts FROM matches
+                WHERE status = 'incomplete' AND ($game::VARCHAR IS NULL OR game = $game)
+                ORDER BY ended_ts DESC NULLS LAST, match_id LIMIT $limit)
+            SELECT o.match_id, o.game, o.rules_id, p.players, o.events, o.started_ts, o.ended_ts AS last_event_ts
+            FROM open o LEFT JOIN (
+                SELECT match_id, list(player ORDER BY seat) AS players FROM seats
+                WHERE match_id IN (SELECT match_id FROM open) GROUP BY match_id) p USING (match_id)
+            ORDER BY o.ended_ts DESC NULLS LAST, o.match_id""",
         "broken_chains": """
             SELECT match_id, game, status, error_seq, error_code
             FROM matches WHERE chain_ok = false AND ($game::VARCHAR IS NULL OR game = $game)
@@ -333,7 +390,8 @@ SQL.update(
 
 
 def activity(lake: Any, game: str | None = None, *, days: int = 60) -> pd.DataFrame:
-    """Matches per day and game over the last `days` days of the lake."""
+    """Matches per day and game over the last `days` days of the lake (from its first day at the
+    earliest); a day without matches is 0."""
     return run_sql(lake, "activity", game=game, days=days)
 
 
@@ -360,3 +418,9 @@ def settlement_mismatches(lake: Any, game: str | None = None, *, limit: int = 20
 def broken_chains(lake: Any, game: str | None = None, *, limit: int = 200) -> pd.DataFrame:
     """Matches whose hash chain does not verify."""
     return run_sql(lake, "broken_chains", game=game, limit=limit)
+
+
+def in_progress(lake: Any, game: str | None = None, *, limit: int = 50) -> pd.DataFrame:
+    """Matches the lake holds without their end yet (status `incomplete`: a live match the referee
+    publishes as it grows, or a log cut short), the latest event first, with their players."""
+    return run_sql(lake, "in_progress", game=game, limit=limit)

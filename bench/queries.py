@@ -88,7 +88,8 @@ def main() -> None:
     player = con.execute("SELECT player FROM seats LIMIT 1").fetchone()[0]
     cases = [(name, f, {}) for name, f in q.QUERIES.items()]
     cases += [(f"{name} --game {some[1]}", f, {"game": some[1]}) for name, f in q.QUERIES.items() if name != "reject_codes"]
-    for name in ("activity", "rule_sets", "invalid_matches", "settlement_mismatches", "broken_chains", "rejects"):
+    for name in ("activity", "rule_sets", "invalid_matches", "settlement_mismatches", "broken_chains", "rejects",
+                 "in_progress"):
         f = getattr(q, name, None)  # the dashboard's named queries
         if f is not None:
             cases.append((f"{name} (dashboard)", f, {}))

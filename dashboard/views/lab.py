@@ -15,11 +15,40 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics.lab import Comparison, run_lab, validate_rules
+from analytics.lab import (
+    Comparison,
+    LabRun,
+    format_diff,
+    format_interval,
+    format_p,
+    format_value,
+    metric_info,
+    normalized_rules,
+    rules_name,
+    start_lab,
+    validate_rules,
+)
+from dashboard.common import AB_COLORS, ab_scale, cjk_fonts, term
 from engine.base import rules_doc
 from engine.registry import available_games, get_game
 
 MAX_MATCHES = 5000
+# A long run is simulated in chunks of about this long: the bar moves, the estimate updates and Stop
+# answers between two chunks (what is done is kept and compared). (A comment, not a string: Streamlit
+# would print a bare string of a page as text.)
+CHUNK_SECONDS = 0.5
+
+
+def _tag(side: str) -> str:
+    """`A` or `B` in its own colour (the same in every table, chart and caption)."""
+    return f'<span style="color:{AB_COLORS[side]};font-weight:700">{side}</span>'
+
+
+def _plain_metric(metric: str) -> tuple[str, str, str]:
+    name, unit, meaning = metric_info(metric)
+    if metric.startswith("fan[") and metric.endswith("]"):
+        name = f"matches with {term(metric[4:-1])}"
+    return name, unit, meaning
 
 
 def _widget(side: str, game_id: str, preset: str, opt: dict[str, Any], current: Any) -> Any:
@@ -76,47 +105,58 @@ def _rule_set(side: str, game_id: str) -> dict[str, Any] | None:
     except ValueError as e:
         st.error(f"rule set {side} does not validate: {e}")
         return None
+    st.markdown(f"{_tag(side)} **{rules_name(game_id, rules)}**", unsafe_allow_html=True)
     st.code(json.dumps(rules, ensure_ascii=False), language="json")
     return rules
 
 
-def _fmt(x: float | None, kind: str) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:.1%}" if kind == "rate" else f"{x:.3g}"
-
-
-def _show(cmp: Comparison) -> None:
+def _show(cmp: Comparison, note: str | None = None) -> None:
     a, b = cmp.a, cmp.b
+    if note:
+        st.warning(note)
+    if cmp.same_rules:
+        st.warning("A and B are the same rule set: every difference below is chance (same deals, same bots).")
     c1, c2 = st.columns(2)
     for col, s in ((c1, a), (c2, b)):
-        col.metric(f"rule set {s.label}: finished", f"{s.finished} / {s.matches}")
+        col.metric(f"rule set {s.label}: finished", f"{s.finished:,} / {s.matches:,}")
         if s.failed:
             col.warning(f"{s.failed} simulated matches failed: {s.first_error}")
     sig = cmp.significant()
     if sig:
-        names = ", ".join(r.metric for r in sig)
-        st.success(f"significant differences (Holm-corrected, α = {cmp.alpha:g}): {names}")
+        names = "; ".join(
+            f"{_plain_metric(r.metric)[0]} ({format_diff(r.diff, r.kind)}, {r.effect_label} effect)" for r in sig
+        )
+        st.success(f"{len(sig)} significant difference{'s' if len(sig) != 1 else ''} (Holm-corrected, "
+                   f"α = {cmp.alpha:g}): {names}")  # fmt: skip
     else:
-        st.info(f"no significant difference at α = {cmp.alpha} (Holm-corrected) with these sample sizes")
+        st.info(f"no significant difference at α = {cmp.alpha:g} (Holm-corrected) with these sample sizes")
     table = pd.DataFrame(
         [
             {
-                "metric": r.metric,
-                "A": _fmt(r.a, r.kind),
-                "A 95% CI": f"{_fmt(r.a_lo, r.kind)} – {_fmt(r.a_hi, r.kind)}",
-                "B": _fmt(r.b, r.kind),
-                "B 95% CI": f"{_fmt(r.b_lo, r.kind)} – {_fmt(r.b_hi, r.kind)}",
-                "B − A": _fmt(r.diff, r.kind) if r.kind == "mean" else f"{r.diff:+.1%}",
-                "p": f"{r.p:.3g}",
+                "metric": _plain_metric(r.metric)[0],
+                "unit": _plain_metric(r.metric)[1],
+                "A": format_value(r.a, r.kind),
+                "B": format_value(r.b, r.kind),
+                "B − A": format_diff(r.diff, r.kind),
+                "effect size": "–" if math.isnan(r.effect) else f"{r.effect_name} = {r.effect:+.2f} ({r.effect_label})",
+                "p": format_p(r.p),
                 "significant": "✓" if r.significant else "",
+                "B − A 95% interval": format_interval(r.diff_lo, r.diff_hi, r.kind, diff=True),
+                "A 95% interval": format_interval(r.a_lo, r.a_hi, r.kind),
+                "B 95% interval": format_interval(r.b_lo, r.b_hi, r.kind),
+                "what it means": _plain_metric(r.metric)[2],
             }
             for r in cmp.rows
         ]
     )
     st.dataframe(table, hide_index=True, width="stretch")
+    st.caption(
+        "B − A of a rate is in percentage points (pp). Effect size: Cohen's h for a rate, Cohen's d for a mean "
+        "(|0.2| small, |0.5| medium, |0.8| large). p: two-proportion z test or Welch's test; significant = "
+        "survives the Holm correction over every metric of the table."
+    )
     chart_rows = [
-        {"metric": r.metric, "rule set": side, "value": v, "lo": lo, "hi": hi}
+        {"metric": _plain_metric(r.metric)[0], "rule set": side, "value": v, "lo": lo, "hi": hi}
         for r in cmp.rows
         if r.kind == "rate"
         for side, v, lo, hi in (("A", r.a, r.a_lo, r.a_hi), ("B", r.b, r.b_lo, r.b_hi))
@@ -126,17 +166,21 @@ def _show(cmp: Comparison) -> None:
 
         df = pd.DataFrame(chart_rows)
         base = alt.Chart(df).encode(
-            y=alt.Y("metric:N", sort=None, title=None, axis=alt.Axis(labelLimit=260, labelOverlap=False)),
-            yOffset="rule set:N",
-            color=alt.Color("rule set:N", scale=alt.Scale(range=["#1f77b4", "#e45756"])),
+            y=alt.Y("metric:N", sort=None, title=None, axis=alt.Axis(labelLimit=320, labelOverlap=False)),
+            yOffset=alt.YOffset("rule set:N", scale=alt.Scale(domain=list(AB_COLORS))),
+            color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None)),
         )
-        chart = base.mark_rule().encode(
-            x=alt.X("lo:Q", title="rate (95% interval)", axis=alt.Axis(format="%")), x2="hi:Q"
-        )
-        chart += base.mark_point(filled=True, size=50).encode(
-            x="value:Q", tooltip=["metric", "rule set", "value", "lo", "hi"]
-        )
-        st.altair_chart(chart.properties(height=max(120, 34 * (len(df) // 2))), width="stretch")
+        chart = base.mark_rule(strokeWidth=2).encode(
+            x=alt.X("lo:Q", title="share of matches (dot) and its 95% Wilson interval (line)",
+                    axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            x2="hi:Q",
+        )  # fmt: skip
+        chart += base.mark_point(filled=True, size=60).encode(
+            x="value:Q",
+            tooltip=["metric", "rule set", alt.Tooltip("value:Q", format=".1%"),
+                     alt.Tooltip("lo:Q", format=".1%"), alt.Tooltip("hi:Q", format=".1%")],
+        )  # fmt: skip
+        st.altair_chart(chart.properties(height=36 * (len(df) // 2) + 50), width="stretch")
     money = pd.DataFrame(
         [
             {"points changing hands": k, "rule set": s.label, "share of matches": v / max(1, s.finished)}
@@ -145,8 +189,22 @@ def _show(cmp: Comparison) -> None:
         ]
     )
     if not money.empty:
-        st.markdown("**Money per match** (points changing hands, share of finished matches)")
-        st.bar_chart(money, x="points changing hands", y="share of matches", color="rule set", stack=False)
+        import altair as alt
+
+        st.markdown("**Points changing hands per match** (share of finished matches)")
+        bars = (
+            alt.Chart(money)
+            .mark_bar(opacity=0.8)
+            .encode(
+                x=alt.X("points changing hands:O", title="points changing hands in one match", axis=alt.Axis(labelAngle=0)),
+                xOffset=alt.XOffset("rule set:N", scale=alt.Scale(domain=list(AB_COLORS))),
+                y=alt.Y("share of matches:Q", axis=alt.Axis(format="%"), title="share of matches"),
+                color=alt.Color("rule set:N", scale=ab_scale(), legend=alt.Legend(title=None)),
+                tooltip=["rule set", "points changing hands", alt.Tooltip("share of matches:Q", format=".1%")],
+            )
+            .properties(height=260)
+        )
+        st.altair_chart(bars, width="stretch")
     st.download_button(
         "Download the comparison (JSON)",
         json.dumps(cmp.to_dict(), ensure_ascii=False, indent=1),
@@ -154,6 +212,34 @@ def _show(cmp: Comparison) -> None:
         mime="application/json",
         key="lab_download",
     )
+
+
+def _stop() -> None:
+    job = st.session_state.get("lab_job")
+    if job is not None:
+        job[1].stopped = True
+
+
+def _progress_text(job: LabRun) -> str:
+    eta = job.eta()
+    left = "estimating…" if eta is None else f"about {eta:,.0f} s left"
+    return f"{job.done:,} of {job.matches:,} matches per rule set · {job.seconds:,.1f} s so far · {left}"
+
+
+def _run(params: str, job: LabRun) -> None:
+    """Simulate `job` chunk by chunk under a progress bar with a Stop button (kept in the session)."""
+    stop = st.empty()
+    stop.button("Stop the run", key="lab_stop", on_click=_stop, icon=":material/stop:")
+    bar = st.progress(job.done / job.matches, text=_progress_text(job))
+    chunk = 2
+    while not job.finished and not job.stopped:
+        job.step(chunk)
+        bar.progress(job.done / job.matches, text=_progress_text(job))
+        per = job.seconds / max(1, job.done)
+        chunk = max(1, int(CHUNK_SECONDS / per)) if per > 0 else 50
+    bar.empty()
+    stop.empty()
+    st.session_state["lab_result"] = (params, job.comparison(), None)
 
 
 def body() -> None:
@@ -164,39 +250,53 @@ def body() -> None:
     game_id = st.selectbox("Game", games, key="lab_game")
     ca, cb = st.columns(2)
     with ca:
-        st.markdown("#### Rule set A")
+        st.markdown(f"#### Rule set {_tag('A')}", unsafe_allow_html=True)
         rules_a = _rule_set("A", game_id)
     with cb:
-        st.markdown("#### Rule set B")
+        st.markdown(f"#### Rule set {_tag('B')}", unsafe_allow_html=True)
         rules_b = _rule_set("B", game_id)
+    ready = rules_a is not None and rules_b is not None
+    if ready and normalized_rules(game_id, rules_a) == normalized_rules(game_id, rules_b):
+        st.warning(
+            f"A and B are the same rule set (both are `{rules_name(game_id, rules_a)}`): a comparison can only "
+            "show chance. Change an option of B to test it."
+        )
     c1, c2 = st.columns(2)
     matches = int(c1.number_input("Matches per rule set", 1, MAX_MATCHES, 200, step=50, key="lab_matches"))
     seed = int(c2.number_input("Seed", 0, 2**31 - 1, 0, key="lab_seed"))
-    ready = rules_a is not None and rules_b is not None
     run = st.button("Run the comparison", type="primary", disabled=not ready, key="lab_run")
     params = json.dumps([game_id, rules_a, rules_b, matches, seed], sort_keys=True)
     if run and ready:
-        bar = st.progress(0.0, text="simulating…")
-
-        def tick(f: float) -> None:
-            bar.progress(min(1.0, f), text=f"simulating… {f:.0%}")
-
         try:
-            cmp = run_lab(game_id, rules_a, rules_b, matches, seed, progress=tick)
+            job = start_lab(game_id, rules_a or {}, rules_b or {}, matches, seed)
         except ValueError as e:
-            bar.empty()
             st.error(str(e))
             return
-        bar.progress(1.0, text=f"done: {2 * matches} matches simulated")
-        st.session_state["lab_result"] = (params, cmp)
+        st.session_state["lab_job"] = (params, job)
+        st.session_state.pop("lab_result", None)
+    progress = st.container()
+    slot = st.empty()  # the result: one element, so a new run blanks the old result at once
+    current = st.session_state.get("lab_job")
+    if current is not None and not current[1].finished and not current[1].stopped and current[0] == params:
+        with progress:
+            _run(*current)  # a new run, or one a rerun interrupted: go on from where it is
+    elif current is not None and current[1].stopped and "lab_result" not in st.session_state:
+        job = current[1]
+        note = f"stopped after {job.done:,} of {job.matches:,} matches per rule set"
+        if job.done:
+            st.session_state["lab_result"] = (current[0], job.comparison(), note + ": the figures are for those")
+        else:
+            progress.warning(note)
     saved = st.session_state.get("lab_result")
     if saved is not None:
-        if saved[0] != params:
-            st.caption("the result below is for other settings; press Run to update it")
-        _show(saved[1])
+        with slot.container():
+            if saved[0] != params:
+                st.caption("the result below is for other settings; press Run to update it")
+            _show(saved[1], saved[2])
 
 
 st.title("House-rules lab")
+cjk_fonts()
 st.caption(
     "Bots play the same seeded deals under two rule sets; rates with Wilson 95% intervals, means with normal "
     "intervals, differences tested (two-proportion z, Welch) with a Holm correction over all metrics."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.common import guarded, query
+from dashboard.common import cjk_fonts, guarded, name_rule_sets, query
 
 
 def _section(title: str, name: str, empty: str, **kw: object) -> None:
@@ -13,6 +13,7 @@ def _section(title: str, name: str, empty: str, **kw: object) -> None:
     if df.empty:
         st.success(empty)
         return
+    df = name_rule_sets(df)
     config = {}
     if "match_id" in df and df["match_id"].notna().any():
         df = df.assign(replay=["/replay?match=" + m if isinstance(m, str) else None for m in df["match_id"]])
@@ -37,4 +38,5 @@ def body() -> None:
 
 
 st.title("Data quality")
+cjk_fonts()
 guarded(body)
