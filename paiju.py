@@ -25,7 +25,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dashboard": ("dashboard.cli", "start the Streamlit app on a lake"),
     "schema": ("events.cli_schema", "print the JSON Schema of every event type"),
     "rules": ("engine.cli_rules", "print a game's house-rule options, defaults and presets"),
+    "serve": ("referee.cli", "the live referee: an HTTP service that checks each event as the game server plays it"),
 }
+
+ROUTED: dict[tuple[str, str], tuple[str, str]] = {
+    ("simulate", "--to"): ("referee.sim_cli", "bots play N matches against a running referee (paiju serve)"),
+}
+"""`paiju simulate --to URL` is served by the referee's module, so that the engine never imports the referee."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,8 +58,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _routed(argv: Sequence[str]) -> argparse.ArgumentParser | None:
+    """A parser for a command whose option hands it to another module (`ROUTED`), else None."""
+    for (command, option), (module_name, help_text) in ROUTED.items():
+        if argv[:1] == [command] and any(a == option or a.startswith(option + "=") for a in argv[1:]):
+            parser = _Parser(prog="paiju")
+            sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+            p = sub.add_parser(command, help=help_text, description=help_text)
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as e:
+                p.set_defaults(_missing=f"'paiju {command} {option}' is not available in this build ({e.name} missing)")
+                return parser
+            module.add_arguments(p)
+            p.set_defaults(_run=module.run)
+            return parser
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _routed(argv) or build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
