@@ -168,11 +168,11 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         summary="Send one event (JSON) or a batch (NDJSON, one answer line per event)",
         response_model=None,
         responses={200: _ANSWER, 409: _ANSWER, 422: _ANSWER, 401: {"model": Problem}, 404: {"model": Problem},
-                   413: {"model": Problem}, 429: {"model": Problem}, 503: {"model": Problem}},  # fmt: skip
+                   413: {"model": Problem}, 429: {"model": Problem}, 503: {"model": Problem}},
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/Event"}},
             NDJSON: {"schema": {"type": "string", "description": "events as JSON Lines, one per line"}},
-        }}},  # fmt: skip
+        }}},
     )
     async def post_events(
         request: Request,
