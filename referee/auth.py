@@ -93,8 +93,9 @@ class RateLimit:
         now = time.monotonic()
         level, last = self._buckets.get(owner, (self.burst, now))
         level = min(self.burst, level + (now - last) * self.rate)
-        if n > level:
+        need = min(float(n), self.burst)  # a batch larger than the burst goes when the bucket is full
+        if need > level:
             self._buckets[owner] = (level, now)
-            return (n - level) / self.rate
-        self._buckets[owner] = (level - n, now)
+            return (need - level) / self.rate
+        self._buckets[owner] = (level - need, now)
         return 0.0
