@@ -29,6 +29,32 @@ class Outcome:
     error: ContractError | None = None
 
 
+def _climbing(s: Any) -> tuple[int | None, str]:  # ddz.py view: "phase", "turn"
+    return s.turn, s.phase
+
+
+def _paodekuai(s: Any) -> tuple[int | None, str]:  # paodekuai.py view
+    return (None if s.finished else s.turn), ("finished" if s.finished else ("lead" if s.top is None else "follow"))
+
+
+def _zhajinhua(s: Any) -> tuple[int | None, str]:  # zhajinhua/game.py view
+    return s.actor, ("finished" if s.finished else ("allin_call" if s.allin else "betting"))
+
+
+def _sichuan(s: Any) -> tuple[int | None, str]:  # mahjong/sichuan.py view
+    return (s.turn if s.phase == "play" else None), (s.phase if s.phase != "play" else f"play:{s.stage}")
+
+
+def _claimflow(s: Any) -> tuple[int | None, str]:  # mahjong/claimflow.py view (hongzhong, anshun)
+    return (None if s.done else s.turn), ("end" if s.done else s.phase)
+
+
+TURN_PHASE: dict[str, Any] = {
+    "ddz": _climbing, "ddz_laizi": _climbing, "paodekuai": _paodekuai, "zhajinhua": _zhajinhua,
+    "sichuan_xuezhan": _sichuan, "sichuan_xueliu": _sichuan, "hongzhong": _claimflow, "anshun": _claimflow,
+}  # fmt: skip
+"""Game id → `state -> (turn, phase)`, the two fields of the game's `view` the answers carry."""
+
 ACCEPTED = Outcome(True)
 DUPLICATE = Outcome(True, duplicate=True)
 
@@ -119,10 +145,19 @@ class LiveMatch:
         return run.game.view(run.state)
 
     def turn_phase(self) -> tuple[int | None, str]:
-        """Whose turn it is and the phase, from the game's view (`dealing` before the deal)."""
-        v = self.view()
-        if v is None:
+        """Whose turn it is and the phase, as the game's `view` says (`dealing` before the deal).
+
+        Read straight from the state where `TURN_PHASE` knows the game (the view builds the whole
+        table: as dear as the event's `apply`); tests/test_referee_live.py checks both agree at
+        every step of simulated matches of every game.
+        """
+        run = self.run
+        if run is None or run.state is None or run.game is None:
             return None, "dealing"
+        fast = TURN_PHASE.get(run.game.id)
+        if fast is not None:
+            return fast(run.state)
+        v = run.game.view(run.state)
         turn = v.get("turn")
         return (turn if isinstance(turn, int) else None), str(v.get("phase"))
 

@@ -64,6 +64,7 @@ class Referee:
         self.n_open = 0
         self.metrics = Metrics(lambda: self.n_open)
         self.metrics.fsyncs.set_function(lambda: self.journal.fsyncs)
+        self._accepted = self.metrics.events.labels("accepted", "")
 
     # ------------------------------------------------------------------ start-up
 
@@ -126,7 +127,7 @@ class Referee:
                 self.n_open += 1
             if m.finished and not was_finished:
                 self.n_open -= 1
-        self.metrics.events.labels("accepted", "").inc()
+        self._accepted.inc()
         turn, phase = m.turn_phase()
         return Answer({"match_id": path_match_id, "seq": ev.seq, "accepted": True, "error": None,
                        "status": m.status(), "turn": turn, "phase": phase}, 200)  # fmt: skip

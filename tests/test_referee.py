@@ -33,7 +33,6 @@ from referee.client import RefereeClient
 ROOT = Path(__file__).resolve().parents[1]
 PAIJU = [sys.executable, str(ROOT / "paiju.py")]
 TOKENS = ("tok-alpha-0001", "tok-beta-0002")
-pytestmark = pytest.mark.xdist_group("referee")
 
 
 def env() -> dict[str, str]:

@@ -29,7 +29,6 @@ from referee.client import AsyncRefereeClient, RefereeClient
 from referee.journal import read_records
 from tests.test_referee import TOKENS, env, free_port, start_server, wait_published
 
-pytestmark = pytest.mark.xdist_group("referee")
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 SCHEMATHESIS = shutil.which("schemathesis") or str(Path(sys.executable).parent / "schemathesis")
 
