@@ -7,7 +7,8 @@ One `paiju serve` process (no publisher: `--publish-every 0`, no rate limit) on 
 load generator is this process, a minimal HTTP/1.1 keep-alive client on asyncio streams (httpx
 would cost more CPU than the server on a 2-core machine). Each concurrent match sends its
 simulated events in order, one request per event, and waits for each answer (as a game server
-does); a level runs until `--seconds` have passed or its matches are done. Printed per level:
+does); a slot whose match ended starts the next one; a level runs `--seconds`
+(1,000 matches share 200 keep-alive connections, as a game server multiplexes its tables). Printed per level:
 events/s (wall), p50/p99 latency of a request, the server process's CPU time per event (from
 /proc, so the client's CPU is not counted), and its ratio to the bare reducer's cost per event:
 - bare reducer: `engine.replay.replay` over the same matches in this process (the full fold:
@@ -104,31 +105,42 @@ async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, 
     return await reader.readexactly(length)
 
 
-async def run_level(port: int, matches: list[list], seconds: float, batch: int) -> dict[str, float]:
-    conns = min(len(matches), 200)
+async def run_level(port: int, matches: list[list], seconds: float, batch: int, slots: int) -> dict[str, float]:
+    """`slots` matches in flight at once, each slot taking the next match when its match ends."""
+    conns = min(slots, 200)
     pool: asyncio.Queue = asyncio.Queue()
     for _ in range(conns):
         pool.put_nowait(await asyncio.open_connection("127.0.0.1", port))
+    todo: asyncio.Queue = asyncio.Queue()
+    for m in matches:
+        todo.put_nowait(m)
     latencies: list[float] = []
     done_events = 0
     refused = 0
     stop_at = time.perf_counter() + seconds
 
-    async def play(events: list) -> None:
+    async def slot() -> None:
         nonlocal done_events, refused
-        for req, n in _requests(events, batch):
-            if time.perf_counter() > stop_at:
-                return
-            conn = await pool.get()
-            t = time.perf_counter()
-            body = await _exchange(conn[0], conn[1], req)
-            latencies.append(time.perf_counter() - t)
-            pool.put_nowait(conn)
-            refused += body.count(b'"accepted":false')
-            done_events += n
+        while not todo.empty() and time.perf_counter() < stop_at:
+            events = todo.get_nowait()
+            for req, n in _requests(events, batch):
+                if time.perf_counter() > stop_at:
+                    return
+                conn = await pool.get()
+                t = time.perf_counter()
+                try:
+                    body = await _exchange(conn[0], conn[1], req)
+                except (asyncio.IncompleteReadError, ConnectionError):  # closed while idle: re-send (a no-op if stored)
+                    conn[1].close()
+                    conn = await asyncio.open_connection("127.0.0.1", port)
+                    body = await _exchange(conn[0], conn[1], req)
+                latencies.append(time.perf_counter() - t)
+                pool.put_nowait(conn)
+                refused += body.count(b'"accepted":false')
+                done_events += n
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(play(m) for m in matches))
+    await asyncio.gather(*(slot() for _ in range(slots)))
     wall = time.perf_counter() - t0
     while not pool.empty():
         _, w = pool.get_nowait()
@@ -151,9 +163,9 @@ def main() -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     t = time.perf_counter()
     sets = {}
-    for k, lv in enumerate(levels):
-        sets[lv] = _matches(lv, seed * 10 + k)
-    batch_set = _matches(top, seed * 10 + len(levels))
+    for k, lv in enumerate(levels):  # enough matches that a slot never runs dry within --seconds
+        sets[lv] = _matches(max(lv, 60), seed * 10 + k)
+    batch_set = _matches(max(top, 60), seed * 10 + len(levels))
     print(f"simulated {sum(len(v) for v in sets.values()) + len(batch_set)} matches in {time.perf_counter() - t:.1f} s")
     bare, live, n = reducer_costs(sets[top])
     print(f"in-process, same run: bare reducer (engine.replay.replay) {bare:.1f} µs/event; "
@@ -177,12 +189,14 @@ def main() -> int:
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise SystemExit("the referee did not start")
             time.sleep(0.1)
+        # warm-up: one match of every game, so that no level pays a game module's first import
+        asyncio.run(run_level(port, _matches(len(GAMES), seed * 10 + 99), 60, 1, len(GAMES)))
         print(f"{'matches':>8} {'batch':>5} {'events':>7} {'events/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
               f"{'server µs/ev':>12} {'× bare':>6} {'× live':>6} {'refused':>7} {'load':>5}")  # fmt: skip
         runs = [(lv, sets[lv], 1) for lv in levels] + [(top, batch_set, args.batch)]
         for lv, ms, b in runs:
             c0 = _cpu_seconds(proc.pid)
-            r = asyncio.run(run_level(port, ms, args.seconds, b))
+            r = asyncio.run(run_level(port, ms, args.seconds, b, lv))
             cpu = _cpu_seconds(proc.pid) - c0
             per = cpu / max(r["events"], 1) * 1e6
             print(f"{lv:>8} {b:>5} {r['events']:>7} {r['events'] / r['wall']:>9.0f} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} "

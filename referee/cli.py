@@ -132,7 +132,8 @@ def _serve(args: argparse.Namespace, tokens: Any, journal: Any, sock: socket.soc
     app = create_app(ref, tokens, max_body=args.max_body, rate=rate, on_start=on_start, on_stop=on_stop)
     config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False, lifespan="on",
                             loop="uvloop" if _has("uvloop") else "asyncio",
-                            http="httptools" if _has("httptools") else "h11", timeout_graceful_shutdown=5)  # fmt: skip
+                            http="httptools" if _has("httptools") else "h11", timeout_graceful_shutdown=5,
+                            timeout_keep_alive=75)  # fmt: skip
     server = uvicorn.Server(config)
     # uvicorn re-raises the signal it caught after its shutdown: a no-op handler makes that a clean exit
     stopped: list[int] = []
