@@ -113,7 +113,7 @@ def test_schemathesis_finds_no_server_error(tmp_path: Path) -> None:
 
 def _nginx_conf(tmp: Path, port: int, upstreams: list[int]) -> Path:
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-    servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
+    servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
     conf = tmp / "nginx.conf"
     conf.write_text(f"""{user}
 worker_processes 1;
@@ -145,6 +145,7 @@ http {{
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
+      proxy_next_upstream off;
     }}
   }}
 }}
@@ -194,6 +195,22 @@ def test_nginx_routes_each_match_to_one_of_two_referees(tmp_path: Path) -> None:
         assert sorted(holders) == sorted(m[0].match_id for m in matches)
         assert all(len(v) == 1 for v in holders.values())
         assert {v[0] for v in holders.values()} == {a.port, b.port}
+        # failover: referee a dies; its matches answer 502 (never routed to b), b's carry on;
+        # a referee on a's journal and address brings them back as they were
+        on_a = next(m for m, v in holders.items() if v == [a.port])
+        on_b = next(m for m, v in holders.items() if v == [b.port])
+        before = RefereeClient(url, TOKENS[0]).match(on_a)
+        a.stop(signal.SIGKILL)
+        h = {"Authorization": f"Bearer {TOKENS[0]}"}
+        assert httpx.get(f"{url}/v1/matches/{on_a}", headers=h).status_code == 502
+        assert httpx.post(f"{url}/v1/matches/{on_a}/events", headers=h, content=b"{}").status_code == 502
+        assert httpx.get(f"{url}/v1/matches/{on_b}", headers=h).status_code == 200
+        a = start_server(tmp_path, port=a.port, journal=a.journal, publish_every="0")
+        deadline = time.monotonic() + 20
+        while httpx.get(f"{url}/v1/matches/{on_a}", headers=h).status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert httpx.get(f"{url}/v1/matches/{on_a}", headers=h).json() == before
     finally:
         ng.send_signal(signal.SIGQUIT)
         ng.wait(timeout=30)
