@@ -376,3 +376,31 @@ def test_sigterm_stops_cleanly_and_releases_port_and_journal(tmp_path: Path) -> 
             assert ref.match(events[0].match_id)["status"] == "finished"
     finally:
         assert again.stop(signal.SIGINT) == 0
+
+
+def test_paiju_simulate_to_plays_against_the_referee(server: Server, tmp_path: Path) -> None:
+    out = subprocess.run([*PAIJU, "simulate", "--to", server.url, "--game", "anshun", "--matches", "3", "--seed", "31",
+                          "--prefix", "cli", "--concurrency", "2", "--json"],
+                         env={**env(), "PAIJU_TOKEN": TOKENS[1]}, capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    want = sum(len(simulate_match("anshun", None, seed=31, index=i, prefix="cli")) for i in range(3))
+    assert (s["matches"], s["events"], s["accepted"], s["refused"], s["settled_as_logged"]) == (3, want, want, 0, 3)
+    # the same matches again: every event an identical re-send, still exit 0
+    again = subprocess.run([*PAIJU, "simulate", "--to", server.url, "--game", "anshun", "--matches", "3", "--seed", "31",
+                            "--prefix", "cli", "--batch", "50", "--token", TOKENS[1], "--json"],
+                           env=env(), capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert again.returncode == 0 and json.loads(again.stdout)["accepted"] == want
+    # another token's matches: refused as a whole, one line, exit 2
+    bad = subprocess.run([*PAIJU, "simulate", "--to", server.url, "--game", "anshun", "--matches", "1", "--seed", "31",
+                          "--prefix", "cli", "--token", TOKENS[0]], env=env(), capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "404" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_busy_port_or_journal_is_one_line_and_exit_2(server: Server, tmp_path: Path) -> None:
+    out = subprocess.run([*PAIJU, "serve", "--port", str(server.port), "--lake", str(tmp_path / "l")],
+                         env=env(), capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert out.returncode == 2 and "cannot listen" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    out = subprocess.run([*PAIJU, "serve", "--port", str(free_port()), "--journal", str(server.journal), "--lake", str(tmp_path / "l")],
+                         env=env(), capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert out.returncode == 2 and "another referee" in out.stderr and len(out.stderr.strip().splitlines()) == 1
