@@ -34,12 +34,14 @@ from events.errors import ErrorCode
 from events.models import Event
 from referee.auth import RateLimit, Tokens
 from referee.journal import JournalFailed
+from referee.live import LiveMatch
 from referee.service import Answer, NotYours, Referee
 
 log = logging.getLogger("paiju.referee")
 
 MATCH_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
 NDJSON = "application/x-ndjson"
+UNAUTHORIZED = (401, "unauthorized", "a valid `Authorization: Bearer TOKEN` header is required", {"WWW-Authenticate": "Bearer"})
 
 
 # ---------------------------------------------------------------------- answer models (OpenAPI)
@@ -153,12 +155,15 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
 
     metrics = referee.metrics
 
-    def auth(authorization: str | None) -> str | Response:
+    def owned(authorization: str | None, match_id: str) -> LiveMatch | Response:
+        """The token's match, or the 401/404 answer."""
         owner = tokens.owner(authorization)
         if owner is None:
-            return _problem(401, "unauthorized", "a valid `Authorization: Bearer TOKEN` header is required",
-                            {"WWW-Authenticate": "Bearer"})  # fmt: skip
-        return owner
+            return _problem(*UNAUTHORIZED)
+        m = referee.get(owner, match_id)
+        if m is None:
+            return _problem(404, "not_found", f"no match {match_id} for this token")
+        return m
 
     @app.post(
         "/v1/matches/{match_id}/events",
@@ -191,8 +196,7 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         t0 = time.perf_counter()
         owner = tokens.owner(authorization)
         if owner is None:
-            return _problem_parts(401, "unauthorized", "a valid `Authorization: Bearer TOKEN` header is required",
-                                  {"WWW-Authenticate": "Bearer"})  # fmt: skip
+            return _problem_parts(*UNAUTHORIZED)
         if content_length is not None and content_length.isdigit() and int(content_length) > max_body:
             return _problem_parts(413, "too_large", f"the body exceeds {max_body} bytes")
         buf = bytearray()
@@ -235,12 +239,9 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         match_id: Annotated[str, Path(pattern=MATCH_ID_PATTERN)],
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        owner = auth(authorization)
-        if isinstance(owner, Response):
-            return owner
-        m = referee.get(owner, match_id)
-        if m is None:
-            return _problem(404, "not_found", f"no match {match_id} for this token")
+        m = owned(authorization, match_id)
+        if isinstance(m, Response):
+            return m
         return _json({**m.result(), "next_seq": m.next_seq, "view": m.view()})
 
     @app.get("/v1/matches/{match_id}/legal", summary="The actions the rules allow now",
@@ -249,12 +250,9 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         match_id: Annotated[str, Path(pattern=MATCH_ID_PATTERN)],
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        owner = auth(authorization)
-        if isinstance(owner, Response):
-            return owner
-        m = referee.get(owner, match_id)
-        if m is None:
-            return _problem(404, "not_found", f"no match {match_id} for this token")
+        m = owned(authorization, match_id)
+        if isinstance(m, Response):
+            return m
         turn, phase = m.turn_phase()
         return _json({"match_id": match_id, "next_seq": m.next_seq, "status": m.status(), "turn": turn,
                       "phase": phase, "legal": m.legal()})  # fmt: skip
