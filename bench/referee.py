@@ -10,7 +10,9 @@ simulated events in order, one request per event, and waits for each answer (as 
 does); a slot whose match ended starts the next one; a level runs `--seconds`
 (1,000 matches share 200 keep-alive connections, as a game server multiplexes its tables). Printed per level:
 events/s (wall), p50/p99 latency of a request, the server process's CPU time per event (from
-/proc, so the client's CPU is not counted), and its ratio to the bare reducer's cost per event:
+/proc, so the client's CPU is not counted), the events/s one core would give at that cost
+(1e6 / server µs per event: the ceiling when the machine is shared), and its ratio to the bare
+reducer's cost per event:
 - bare reducer: `engine.replay.replay` over the same matches in this process (the full fold:
   validation of nothing, parse excluded, the chain linked as the logs carry hashes);
 - live fold: `referee.live.LiveMatch.offer` + `turn_phase` per event (what the service runs per
@@ -192,7 +194,7 @@ def main() -> int:
         # warm-up: one match of every game, so that no level pays a game module's first import
         asyncio.run(run_level(port, _matches(len(GAMES), seed * 10 + 99), 60, 1, len(GAMES)))
         print(f"{'matches':>8} {'batch':>5} {'events':>7} {'events/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-              f"{'server µs/ev':>12} {'× bare':>6} {'× live':>6} {'refused':>7} {'load':>5}")  # fmt: skip
+              f"{'server µs/ev':>12} {'1-core ev/s':>11} {'× bare':>6} {'× live':>6} {'refused':>7} {'load':>5}")  # fmt: skip
         runs = [(lv, sets[lv], 1) for lv in levels] + [(top, batch_set, args.batch)]
         for lv, ms, b in runs:
             c0 = _cpu_seconds(proc.pid)
@@ -200,7 +202,7 @@ def main() -> int:
             cpu = _cpu_seconds(proc.pid) - c0
             per = cpu / max(r["events"], 1) * 1e6
             print(f"{lv:>8} {b:>5} {r['events']:>7} {r['events'] / r['wall']:>9.0f} {r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f} "
-                  f"{per:>12.1f} {per / bare:>6.2f} {per / live:>6.2f} {r['refused']:>7} {os.getloadavg()[0]:>5.2f}")  # fmt: skip
+                  f"{per:>12.1f} {1e6 / per:>11.0f} {per / bare:>6.2f} {per / live:>6.2f} {r['refused']:>7} {os.getloadavg()[0]:>5.2f}")  # fmt: skip
         metrics = httpx.get(f"http://127.0.0.1:{port}/metrics").text
         fs = [ln for ln in metrics.splitlines() if ln.startswith("paiju_referee_journal_fsyncs")]
         acc = [ln for ln in metrics.splitlines() if ln.startswith('paiju_referee_events_total{code="",result="accepted"}')]
