@@ -15,7 +15,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -42,10 +41,14 @@ def test_kill_9_under_load_then_restart_loses_and_duplicates_nothing(tmp_path: P
     s = start_server(tmp_path, publish_every="0.5")
     matches = _matches(24)
     acked: dict[str, int] = {}  # match id → highest seq the referee acknowledged as accepted
+    kill_after = 80  # acknowledged events: the kill comes while all 24 matches are in flight, however slow the machine
 
     async def load() -> None:
         async with AsyncRefereeClient(s.url, TOKENS[0], connections=24, timeout=5) as c:
+            n = 0
+
             async def play(events: list) -> None:
+                nonlocal n
                 for e in events:
                     try:
                         a = await c.send(e)
@@ -53,13 +56,13 @@ def test_kill_9_under_load_then_restart_loses_and_duplicates_nothing(tmp_path: P
                         return
                     assert a["accepted"], a
                     acked[e.match_id] = e.seq
+                    n += 1
+                    if n == kill_after:
+                        s.proc.send_signal(signal.SIGKILL)
 
             await asyncio.gather(*(play(m) for m in matches))
 
-    killer = threading.Timer(1.5, lambda: s.proc.send_signal(signal.SIGKILL))
-    killer.start()
     asyncio.run(load())
-    killer.join()
     assert s.proc.wait(timeout=30) == -signal.SIGKILL
     assert acked and sum(acked.values()) < sum(len(m) - 1 for m in matches), "the kill came after the load ended"
     # the journal holds every acknowledged event exactly once
