@@ -114,8 +114,8 @@ async def run_level(port: int, matches: list[list], seconds: float, batch: int, 
     for _ in range(conns):
         pool.put_nowait(await asyncio.open_connection("127.0.0.1", port))
     todo: asyncio.Queue = asyncio.Queue()
-    for m in matches:
-        todo.put_nowait(m)
+    for m in matches:  # requests encoded before the clock starts: the client's work is not the server's latency
+        todo.put_nowait(_requests(m, batch))
     latencies: list[float] = []
     done_events = 0
     refused = 0
@@ -124,8 +124,7 @@ async def run_level(port: int, matches: list[list], seconds: float, batch: int, 
     async def slot() -> None:
         nonlocal done_events, refused
         while not todo.empty() and time.perf_counter() < stop_at:
-            events = todo.get_nowait()
-            for req, n in _requests(events, batch):
+            for req, n in todo.get_nowait():
                 if time.perf_counter() > stop_at:
                     return
                 conn = await pool.get()
