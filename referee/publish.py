@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.journal import complete_length, read_records
+from referee.journal import JOURNAL, complete_length, read_records
 
 STATE = "published.json"
 SEGMENTS = "segments"
@@ -65,8 +65,6 @@ def _sync_journal(path: Path) -> None:
 
 def publish_once(folder: str | Path, lake: str | Path) -> dict[str, Any]:
     """Publish the journal's records after the last published offset (see the module docstring)."""
-    from referee.journal import JOURNAL
-
     folder, lake = Path(folder), Path(lake)
     journal = folder / JOURNAL
     state = _read_state(folder)
