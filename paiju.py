@@ -26,7 +26,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dashboard": ("dashboard.cli", "start the Streamlit app on a lake"),
     "schema": ("events.cli_schema", "print the JSON Schema of every event type"),
     "rules": ("engine.cli_rules", "print a game's house-rule options, defaults and presets"),
+    "serve": ("referee.cli", "the live referee: an HTTP service that checks each event as the game server plays it"),
 }
+
+OPTIONAL_PACKAGES: dict[str, str] = {
+    name: "serve" for name in ("fastapi", "uvicorn", "httpx", "prometheus_client", "starlette")
+}
+"""Packages a command imports when it runs, by the extra that installs them (`make run` has none)."""
+
+ROUTED: dict[tuple[str, str], tuple[str, str]] = {
+    ("simulate", "--to"): ("referee.sim_cli", "bots play N matches against a running referee (paiju serve)"),
+}
+"""`paiju simulate --to URL` is served by the referee's module, so that the engine never imports the referee."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,13 +72,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _routed(argv: Sequence[str]) -> argparse.ArgumentParser | None:
+    """A parser for a command whose option hands it to another module (`ROUTED`), else None."""
+    for (command, option), (module_name, help_text) in ROUTED.items():
+        if argv[:1] == [command] and any(a == option or a.startswith(option + "=") for a in argv[1:]):
+            parser = _Parser(prog="paiju")
+            sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+            p = sub.add_parser(command, help=help_text, description=help_text)
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as e:
+                p.set_defaults(_missing=f"'paiju {command} {option}' is not available in this build ({e.name} missing)")
+                return parser
+            module.add_arguments(p)
+            p.set_defaults(_run=module.run)
+            return parser
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one sub-command; the exit status (0, 1, 2; 130 when interrupted).
 
     No traceback reaches a user: a `UsageError` is its one line; anything else a sub-command lets
     escape is a bug, reported as one `internal error` line (exit 2) unless PAIJU_DEBUG is set.
     """
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _routed(argv) or build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
     except SystemExit as e:  # argparse: --help (0) or a one-line error (2)
@@ -95,6 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except RecursionError:
         one_line(f"paiju {args.command}: input nested too deeply")
+        return 2
+    except ModuleNotFoundError as e:
+        extra_name = OPTIONAL_PACKAGES.get((e.name or "").split(".")[0])
+        if extra_name is None:
+            raise
+        one_line(f"paiju {args.command}: needs the optional package {e.name!r}: pip install 'paiju[{extra_name}]'")
         return 2
     except Exception as e:
         if os.environ.get("PAIJU_DEBUG"):

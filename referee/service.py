@@ -1,0 +1,160 @@
+"""The referee without HTTP: the open matches, the journal, the answers, the metrics.
+
+`Referee.submit(owner, path_match_id, raw)` checks one event line and journals it (accepted or
+refused, `referee.journal`); the caller awaits `journal.durable()` before it answers. A restart
+rebuilds every match from the journal (`Referee.recover`): each accepted record is offered again
+to a fresh `LiveMatch`, in journal order, so the state is the one acknowledged before the stop.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from events.codec import event_to_json, parse_line
+from events.errors import ContractError
+from referee.journal import Journal, accepted_record, read_records, refused_record
+from referee.live import LiveMatch
+
+log = logging.getLogger("paiju.referee")
+
+PARSE_CODES = frozenset({"bad_json", "bad_field", "unknown_type"})
+"""Refusals of the line itself (422); a `conflict` is 409; every other refusal is the rules' (422)."""
+
+
+@dataclass(slots=True)
+class Answer:
+    """One event's answer: `{match_id, seq, accepted, error, status, turn, phase}` and its HTTP status."""
+
+    body: dict[str, Any]
+    http: int
+
+
+class NotYours(Exception):
+    """The match exists and belongs to another token (answered 404: its existence is not shown)."""
+
+
+class Metrics:
+    """Prometheus metrics in the referee's own registry (no global state)."""
+
+    def __init__(self, open_matches: Any) -> None:
+        self.registry = CollectorRegistry()
+        self.events = Counter("paiju_referee_events", "events answered, by result and error code",
+                              ["result", "code"], registry=self.registry)  # fmt: skip
+        self.latency = Histogram(
+            "paiju_referee_request_seconds", "time from a request's arrival to its answer (journal fsync included)",
+            ["endpoint"], registry=self.registry,
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+        )  # fmt: skip
+        self.open = Gauge("paiju_referee_open_matches", "matches started and not finished", registry=self.registry)
+        self.open.set_function(open_matches)
+        self.fsyncs = Gauge("paiju_referee_journal_fsyncs", "journal fsyncs since the start (group commit)",
+                            registry=self.registry)  # fmt: skip
+
+
+class Referee:
+    """All matches of this process, keyed by match id."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.matches: dict[str, LiveMatch] = {}
+        self.n_open = 0
+        self.metrics = Metrics(lambda: self.n_open)
+        self.metrics.fsyncs.set_function(lambda: self.journal.fsyncs)
+        self._accepted = self.metrics.events.labels("accepted", "")
+
+    # ------------------------------------------------------------------ start-up
+
+    def recover(self) -> tuple[int, int]:
+        """Rebuild every match from the journal; returns (accepted records, refused records)."""
+        n_acc = n_ref = 0
+        for _, rec in read_records(self.journal.path):
+            if not rec.accepted:
+                n_ref += 1
+                continue
+            try:
+                ev = parse_line(rec.line)
+            except ContractError as e:  # cannot happen for a line this referee accepted
+                log.error("journal: an accepted line no longer parses (%s): skipped", e)
+                continue
+            m = self.matches.get(ev.match_id)
+            if m is None:
+                m = LiveMatch(ev.match_id, rec.owner)
+            out = m.offer(ev)
+            if not out.accepted:
+                log.error("journal: %s seq %s no longer applies (%s): skipped", ev.match_id, ev.seq, out.error)
+                continue
+            if ev.seq == 0:
+                self.matches[ev.match_id] = m
+            n_acc += 1
+        self.n_open = sum(1 for m in self.matches.values() if not m.finished)
+        return n_acc, n_ref
+
+    # ------------------------------------------------------------------ one event
+
+    def submit(self, owner: str, path_match_id: str, raw: bytes) -> Answer:
+        """Check one event line sent to `/v1/matches/{path_match_id}/events` and journal the verdict."""
+        try:
+            ev = parse_line(raw)
+        except ContractError as err:
+            if err.match_id is not None and err.match_id != path_match_id:
+                err = ContractError("bad_field", f"the body's match_id {err.match_id!r} is not the path's {path_match_id!r}",
+                                    match_id=path_match_id, seq=err.seq)  # fmt: skip
+            return self._refused(owner, path_match_id, err.seq, err, raw, self.matches.get(path_match_id))
+        if ev.match_id != path_match_id:
+            err = ContractError("bad_field", f"the body's match_id {ev.match_id!r} is not the path's {path_match_id!r}",
+                                match_id=path_match_id, seq=ev.seq, type=ev.type)  # fmt: skip
+            return self._refused(owner, path_match_id, ev.seq, err, raw, self.matches.get(path_match_id))
+        m = self.matches.get(path_match_id)
+        if m is not None and m.owner != owner:
+            raise NotYours(path_match_id)
+        new = m is None
+        if m is None:
+            m = LiveMatch(path_match_id, owner)
+        was_finished = m.finished
+        out = m.offer(ev)
+        if not out.accepted:
+            assert out.error is not None
+            return self._refused(owner, path_match_id, ev.seq, out.error, raw, None if new else m)
+        if not out.duplicate:
+            line = raw if b"\n" not in raw and b"\r" not in raw else event_to_json(ev).encode("utf-8")
+            self.journal.append(accepted_record(owner, line))
+            if new:
+                self.matches[path_match_id] = m
+                self.n_open += 1
+            if m.finished and not was_finished:
+                self.n_open -= 1
+        self._accepted.inc()
+        turn, phase = m.turn_phase()
+        return Answer({"match_id": path_match_id, "seq": ev.seq, "accepted": True, "error": None,
+                       "status": m.status(), "turn": turn, "phase": phase}, 200)  # fmt: skip
+
+    def _refused(self, owner: str, match_id: str, seq: int | None, err: ContractError, raw: bytes,
+                 m: LiveMatch | None) -> Answer:  # fmt: skip
+        self.journal.append(refused_record(owner, match_id, seq, err.code, err.message, raw))
+        self.metrics.events.labels("refused", err.code).inc()
+        if m is not None and m.owner == owner:
+            turn, phase = m.turn_phase()
+            status: str | None = m.status()
+        else:
+            turn, phase, status = None, None, None  # type: ignore[assignment]
+        http = 409 if err.code == "conflict" else 422
+        return Answer({"match_id": match_id, "seq": seq, "accepted": False,
+                       "error": {"code": err.code, "message": err.message},
+                       "status": status, "turn": turn, "phase": phase}, http)  # fmt: skip
+
+    # ------------------------------------------------------------------ reading
+
+    def may_write(self, owner: str, match_id: str) -> bool:
+        """False when the match exists and another token started it."""
+        m = self.matches.get(match_id)
+        return m is None or m.owner == owner
+
+    def get(self, owner: str, match_id: str) -> LiveMatch | None:
+        m = self.matches.get(match_id)
+        if m is None or m.owner != owner:
+            return None
+        return m
