@@ -126,13 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         one_line(f"paiju {args.command}: input nested too deeply")
         return 2
-    except ModuleNotFoundError as e:
-        extra_name = OPTIONAL_PACKAGES.get((e.name or "").split(".")[0])
-        if extra_name is None:
-            raise
-        one_line(f"paiju {args.command}: needs the optional package {e.name!r}: pip install 'paiju[{extra_name}]'")
-        return 2
     except Exception as e:
+        extra_name = OPTIONAL_PACKAGES.get((getattr(e, "name", None) or "").split(".")[0])
+        if isinstance(e, ModuleNotFoundError) and extra_name is not None:
+            one_line(f"paiju {args.command}: needs the optional package {e.name!r}: pip install 'paiju[{extra_name}]'")
+            return 2
         if os.environ.get("PAIJU_DEBUG"):
             raise
         one_line(f"paiju {args.command}: internal error (a bug; PAIJU_DEBUG=1 shows where): {type(e).__name__}: {e}")
