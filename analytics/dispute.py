@@ -318,6 +318,13 @@ def _explain(result: ReplayResult, rec: list[int], diffs: list[Difference]) -> l
 
 def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = "") -> Report:
     """Replay one match's entries and gather everything the report shows."""
+    return build_report_with_steps(entries, rejects=rejects, source=source)[0]
+
+
+def build_report_with_steps(
+    entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = ""
+) -> tuple[Report, list[Step]]:
+    """`build_report` and the replay's steps (each event with the state after it), for the Replay page."""
     ents = to_entries(entries)
     steps, result = replay_with_steps(ents)
     game = _game(result.game)
@@ -359,7 +366,7 @@ def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]]
         ]
     report.explanations = explain_settlement(result, report.server_deltas)
     _verdict(report)
-    return report
+    return report, steps
 
 
 def _raw_rules(ordered: Sequence[Entry]) -> dict[str, Any] | None:
