@@ -102,11 +102,13 @@ def count(lake: Any, f: Filters) -> int:
     return int(_run(lake, "count", f.params()).fetchone()[0])
 
 
-def page(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0) -> pd.DataFrame:
-    """One page of matches fitting the filters: exact id first, then newest first."""
+def page(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    """One page of matches fitting the filters (plain Python rows): exact id first, then newest first."""
     p = f.params()
     p.update(limit=int(limit), offset=int(offset), exact=p["text"] or "")
-    return _run(lake, "page", p).df()
+    cur = _run(lake, "page", p)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
 
 def player_summary(lake: Any, player: str) -> dict[str, Any]:

@@ -39,12 +39,12 @@ def player_link_column(label: str = "player") -> Any:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
-def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, pd.DataFrame]:
+def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
     con = _open(path, gen).cursor()
     return search.count(con, f), search.page(con, f, limit=limit, offset=offset)
 
 
-def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, pd.DataFrame]:
+def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
     """The true number of matches fitting `f` and one page of them (cached per lake generation)."""
     path, gen = lake()
     return _search(path, gen, f, limit, offset)
@@ -96,10 +96,10 @@ def result_of(row: Any, seat: int) -> str:
     return f"{'won' if seat in winners else 'lost'} {_signed(deltas[seat])}"
 
 
-def result_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Search results for a table: links, the players by name, the searched player's result."""
     rows = []
-    for rec in df.to_dict("records"):
+    for rec in found:
         players = [str(p) for p in _seq(rec.get("players"))]
         roles = _seq(rec.get("roles"))
         hit = rec.get("hit_seat")
@@ -145,11 +145,11 @@ def quick_pick() -> str | None:
         st.info("type a match id, part of one, or a player's name (the Search page has filters)")
         return None
     total, found = find(search.Filters(text=text), limit=PAGE_SIZE)
-    ids = [str(x) for x in found["match_id"]] if "match_id" in found else []
+    ids = [str(r["match_id"]) for r in found]
     if text in ids:
         return text
     if not ids:
-        st.warning(f"no match whose id or player contains `{text}` (any case) in the lake")
+        st.warning(f"no match with the id or player `{text}` in the lake (searched: part of an id or a name, any case)")
         return None
     rows = {r["match"]: r for r in result_rows(found)}
     labels = {mid: f"{mid} · {r['game']} · {r['status']} · {r['result']}" for mid, r in zip(ids, rows.values(), strict=True)}
@@ -158,12 +158,12 @@ def quick_pick() -> str | None:
     return st.selectbox("Match", ids, format_func=lambda m: labels.get(m, m), key="replay_pick")
 
 
-def open_picker(df: pd.DataFrame, key: str) -> None:
+def open_picker(found: list[dict[str, Any]], key: str) -> None:
     """Pick one of the listed matches and open it in Replay (a real link: same tab, deep-linkable)."""
-    if df.empty:
+    if not found:
         return
-    rows = result_rows(df)
-    ids = [str(x) for x in df["match_id"]]
+    rows = result_rows(found)
+    ids = [str(r["match_id"]) for r in found]
     labels = {mid: f"{mid} · {r['game']} · {r['status']} · {r['result']}" for mid, r in zip(ids, rows, strict=True)}
     c1, c2 = st.columns([4, 1])
     mid = c1.selectbox("Open a match of this page", ids, format_func=lambda m: labels.get(m, m), key=key)

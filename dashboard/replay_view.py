@@ -41,6 +41,7 @@ PHASE_WORDS = {
     "play:rob": "the others may rob the added kong", "act": "the turn seat discards, kongs or wins",
     "claim": "claim window: the others may peng, kong or hu the discard",
 }  # fmt: skip
+CLAIM_PHASES = ("play:window", "claim", "play:rob")
 PLAY_WORD = {"single": "single", "pair": "pair", "trio": "trio", "bomb": "bomb", "rocket": "rocket"}
 
 
@@ -405,8 +406,9 @@ def _seat_tags(view: Mapping[str, Any], seat: int, n: int, dealer: int | None) -
     cat = per("categories")
     if isinstance(cat, str):
         tags.append(cat.replace("_", " "))
-    if per("pass_locks"):
-        tags.append("passed a win: locked until the next draw")
+    lock = per("pass_locks")
+    if isinstance(lock, int) and lock >= 0:
+        tags.append(f"passed a {lock}-fan win: only a bigger one until the next draw (SC-R17)")
     if isinstance(view.get("tian_ting"), list) and seat in view["tian_ting"]:
         tags.append("天听 ready from the start")
     return tags
@@ -422,12 +424,16 @@ def centre_lines(view: Mapping[str, Any], players: Sequence[str], tiles: bool) -
     out: list[tuple[str, str]] = []
     e = render.text_of
     trick = view.get("trick")
+    lp = view.get("last_play")
     if isinstance(trick, Mapping) and trick.get("cards"):
         kind = str(trick.get("type") or "").replace("_", " ")
-        out.append((f"on the table: {who(trick.get('seat'), players)}'s {kind}".rstrip(), _cards_row(trick["cards"], tiles, laizi)))
+        cards = trick["cards"]
+        if isinstance(lp, Mapping) and lp.get("seat") == trick.get("seat") and isinstance(lp.get("cards"), list):
+            cards = lp["cards"]  # the cards as played (the trick holds ranks only)
+        shown = _cards_row(cards, tiles, laizi) if isinstance(cards, list) else e(ranks(list(str(cards))))
+        out.append((f"on the table: {who(trick.get('seat'), players)}'s {kind}".rstrip(), shown))
     elif "trick" in view:
         out.append(("on the table", "nothing: the turn seat leads"))
-    lp = view.get("last_play")
     if isinstance(lp, Mapping) and lp.get("cards") and not (isinstance(trick, Mapping) and trick.get("seat") == lp.get("seat")):
         out.append((f"last play: {who(lp.get('seat'), players)}", _cards_row(lp["cards"], tiles, laizi)))
     if isinstance(view.get("bottom"), list) and view["bottom"]:
@@ -436,16 +442,15 @@ def centre_lines(view: Mapping[str, Any], players: Sequence[str], tiles: bool) -
         out.append(("wild rank 赖子", e("10" if laizi == "T" else laizi)))
     bids = view.get("bids")
     if isinstance(bids, list) and bids and view.get("phase") in ("bid", "rob"):
-        out.append(("bids so far", e(", ".join(f"seat {i}: {'pass' if b == 0 else b}" for i, b in enumerate(bids)))))
+        said = [f"{who(i, players)} {'passed' if b == 0 else f'bid {b}'}" for i, b in enumerate(bids) if b is not None]
+        if said:
+            out.append(("bids so far", e(", ".join(said))))
     bombs = view.get("bombs")
     if isinstance(bombs, list) and bombs:
         said = [f"{who(b.get('seat'), players)} {b.get('type', 'bomb')} {b.get('rank', '')}".strip() for b in bombs if isinstance(b, Mapping)]
         out.append((f"bombs so far ({len(bombs)})", e("; ".join(said))))
     if isinstance(view.get("multiplier"), int) and view["multiplier"] != 1:
         out.append(("multiplier", e(f"×{view['multiplier']}")))
-    if view.get("drawn") is not None:
-        d = view["drawn"]
-        out.append((f"drawn tile ({who(view.get('turn'), players)})", render.row_html([d], tiles=True)))
     if view.get("offered") is not None:
         out.append(("discard on offer", render.row_html([view["offered"]], tiles=True)))
     if view.get("last_tile") is not None:
@@ -511,7 +516,7 @@ def table_html(view: Mapping[str, Any], players: Sequence[str], dealer: int | No
     out = [render.CSS, render.CONSOLE_CSS]
     out.append(
         f'<div class="pj-phase"><b>{render.text_of(PHASE_WORDS.get(phase, phase.replace("_", " ")))}</b>'
-        + ("" if turn is None else f" · turn: <b>{render.text_of(who(turn, players))}</b>")
+        + ("" if turn is None else f" · {'discarded by' if phase in CLAIM_PHASES else 'turn'}: <b>{render.text_of(who(turn, players))}</b>")
         + ("" if viewer is None else f" · <i>as {render.text_of(who(viewer, players))} saw it</i>")
         + "</div>"
     )
@@ -520,22 +525,40 @@ def table_html(view: Mapping[str, Any], players: Sequence[str], dealer: int | No
         tags = _seat_tags(view, seat, n, dealer)
         cls = "pj-seat pj-turn" if turn == seat else "pj-seat"
         tag_html = "".join(f'<span class="pj-tag">{render.text_of(t)}</span>' for t in tags)
-        hand = hands[seat] if seat < len(hands) else []
+        hand = list(hands[seat]) if seat < len(hands) else []
         me = " (you)" if viewer == seat else ""
         parts = [f'<div class="{cls}" data-seat="{seat}"><b>seat {seat}</b> {render.text_of(name)}{me}{tag_html}']
-        parts.append(render.row_html(hand, tiles=tiles, laizi=laizi, empty="no cards", attrs=f'data-hand="{seat}"'))
+        drawn = view.get("drawn") if turn == seat and isinstance(view.get("drawn"), str) else None
+        if hand and all(c == "?" for c in hand):
+            what = "tiles" if tiles else "cards"
+            parts.append(
+                f'<div class="pj-row" data-hand="{seat}" data-hidden="{len(hand)}">{render.glyph("?", tiles=tiles)}'
+                f'<span class="pj-lab">{len(hand)} {what}, face down</span></div>'
+            )
+        elif drawn is not None and drawn in hand:
+            hand.remove(drawn)  # the drawn tile apart, after a gap (view `drawn`)
+            row = render.row_html(hand, tiles=tiles, laizi=laizi, attrs=f'data-hand="{seat}"')
+            extra = f'<span class="pj-gap"></span><span class="pj-lab">drew</span>{render.tile_html(drawn)}'
+            parts.append(row.replace('<div class="pj-row"', '<div class="pj-row pj-drawn"', 1)[: -len("</div>")] + extra + "</div>")
+        else:
+            parts.append(render.row_html(hand, tiles=tiles, laizi=laizi, empty="no cards", attrs=f'data-hand="{seat}"'))
+        groups = []
         melds = view.get("melds")
         if isinstance(melds, list) and seat < len(melds) and melds[seat]:
-            parts.append(_melds_html(melds[seat]))
+            groups.append(("", _melds_html(melds[seat])))
         won = view.get("won")
         if isinstance(won, list) and seat < len(won) and won[seat]:
-            parts.append('<div class="pj-lab">won on</div>' + render.row_html(won[seat], tiles=True))
+            groups.append(("won on", render.row_html(won[seat], tiles=True)))
         if passed and seat in passed:
             shown = passed[seat] if viewer in (None, seat) else ["?"] * len(passed[seat])
-            parts.append('<div class="pj-lab">passed for 换三张</div>' + render.row_html(shown, tiles=True))
+            groups.append(("passed for 换三张", render.row_html(shown, tiles=True)))
         discards = view.get("discards")
         if isinstance(discards, list) and seat < len(discards) and discards[seat]:
-            parts.append('<div class="pj-lab">discards</div>' + render.row_html(discards[seat], tiles=tiles))
+            groups.append(("discards", render.row_html(discards[seat], tiles=tiles)))
+        if groups:
+            parts.append('<div class="pj-groups">' + "".join(
+                f'<div class="pj-group">{f"<span class=pj-lab>{render.text_of(lab)}</span>" if lab else ""}{h}</div>'
+                for lab, h in groups) + "</div>")  # fmt: skip
         parts.append("</div>")
         out.append("".join(parts))
     centre = centre_lines(view, players, tiles)
@@ -553,7 +576,7 @@ def _melds_html(melds: Sequence[Mapping[str, Any]]) -> str:
         label = MELD_WORD.get(kind, kind)
         faces = render.row_html([str(t) for t in m.get("tiles", [])], tiles=True)
         out.append(f'<span class="pj-meld" title="{render.text_of(label)}"><small>{render.text_of(label)}</small>{faces}</span>')
-    return f'<div class="pj-row">{"".join(out)}</div>'
+    return f'<div class="pj-row pj-melds">{"".join(out)}</div>'
 
 
 # ---------------------------------------------------------------- the settlement
@@ -609,12 +632,12 @@ def seat_rows(con: Console) -> list[dict[str, Any]]:
         eng = r.deltas[s] if r.deltas is not None and s < len(r.deltas) else None
         rec = server[s] if server is not None and s < len(server) else None
         rows.append({
-            "seat": s, "player": con.players[s] if s < len(con.players) else "",
+            "seat": f"seat {s}", "player": con.players[s] if s < len(con.players) else "",
             "won": "★" if s in (r.winners or []) else "",
             "items subtotal": f"{sub[s]:+d}" if r.deltas is not None else "—",
             "engine": "—" if eng is None else f"{eng:+d}",
             "server (settled)": "—" if rec is None else f"{rec:+d}",
             "server − engine": "—" if rec is None or eng is None else f"{rec - eng:+d}",
-            "": "≠ MISMATCH" if rec is not None and eng is not None and rec != eng else ("" if rec is None or eng is None else "="),
+            "check": "≠ MISMATCH" if rec is not None and eng is not None and rec != eng else ("" if rec is None or eng is None else "="),
         })  # fmt: skip
     return rows

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import streamlit as st
 
 from dashboard import replay_view as rv
@@ -19,6 +20,23 @@ STEP = "replay_step"
 TIMELINE = "replay_timeline"
 SEAT = "replay_seat"
 EVERYONE = -1
+SCROLL_JS = """<script data-step="STEP">
+(() => {
+  let tries = 0;
+  const go = () => {
+    const box = document.querySelector('.st-key-replay_timeline_box');
+    const on = box && box.querySelectorAll('input[type=radio]')[STEP];
+    const label = on && on.closest('label');
+    if (!label) { if (tries++ < 40) setTimeout(go, 100); return; }
+    let sc = label.parentElement;
+    while (sc && sc !== box && sc.scrollHeight <= sc.clientHeight + 1) sc = sc.parentElement;
+    if (!sc) return;
+    const dy = label.getBoundingClientRect().top - sc.getBoundingClientRect().top;
+    if (dy < 0 || dy > sc.clientHeight - 40) sc.scrollTop += dy - sc.clientHeight / 3;
+  };
+  setTimeout(go, 50);
+})();
+</script>"""  # keeps the current event of the timeline in view: a constant script, only the step number filled in
 
 
 @st.cache_resource(show_spinner="replaying…", max_entries=16)
@@ -72,19 +90,20 @@ def _open_match(con: rv.Console, last: int) -> None:
 
 
 def _verdict(con: rv.Console) -> None:
+    """The verdict (analytics.dispute, as in the report) and the first illegal event, in one box."""
     rep = con.report
     box = {"bad": st.error, "warn": st.warning}.get(rep.verdict_class, st.success)
-    box(f"**Verdict.** {rep.verdict}", icon={"bad": "⚖️", "warn": "⏸️"}.get(rep.verdict_class, "✅"))
-    r = con.result
-    if r.error:
-        e = r.error
-        st.error(f"first illegal event: seq {e['seq']} `{e['type']}` — **{e['code']}**: {e['message']}")
+    text = f"**Verdict.** {rep.verdict}"
+    if con.result.error:
+        e = con.result.error
+        text += f"\n\nfirst illegal event: seq {e['seq']} `{e['type']}` — **{e['code']}**: {e['message']}"
+    box(text, icon={"bad": "⚖️", "warn": "⏸️"}.get(rep.verdict_class, "✅"))
 
 
 def _settlement_summary(con: rv.Console) -> None:
     """The server's `settled` beside the engine's, per seat, with the one shared explanation."""
-    st.markdown("#### What the server charged, and what the rules say")
-    st.dataframe(rv.seat_rows(con), hide_index=True, width="stretch")
+    st.markdown("##### What the server charged, and what the rules say")
+    st.table(pd.DataFrame(rv.seat_rows(con)).set_index("seat"))
     rep = con.report
     if con.result.settlement_matches is True:
         st.success("the server's recorded settlement equals the engine's")
@@ -109,7 +128,7 @@ def _controls(con: rv.Console, last: int, tagged: list[set[str]]) -> None:
         format_func=lambda s: "view as: everyone (audit, all hands)" if s == EVERYONE else f"view as {rv.who(s, con.players)}",
     )  # fmt: skip
     k = int(st.session_state[STEP])
-    j = st.columns([1.4, 1, 1, 1, 1, 3])
+    j = st.columns([2.2, 0.6, 1, 1, 1, 2.6])
     who = j[0].selectbox("next move of", range(len(con.players)), key="replay_next_seat", label_visibility="collapsed",
                          format_func=lambda s: f"next move of {rv.who(s, con.players)}")  # fmt: skip
     j[1].button("go ›", key="next_seat", on_click=_set_step, args=(rv.next_index(con, k, seat=who),))
@@ -172,11 +191,11 @@ def _items(con: rv.Console, viewer: int | None) -> None:
         st.caption("no transfers (a void match)")
         return
     for r in rows:
-        r["go to"] = replay_url(con.match_id, r["step"], viewer) if r["step"] is not None else None
+        step = r.pop("step")
+        r["caused by (step)"] = replay_url(con.match_id, step, viewer) if step is not None else None
     st.dataframe(
         rows, hide_index=True, width="stretch",
-        column_config={"go to": st.column_config.LinkColumn("caused by", display_text=r"step=(\d+)"),
-                       "step": st.column_config.NumberColumn("step", format="%d")},
+        column_config={"caused by (step)": st.column_config.LinkColumn("caused by (step)", display_text=r"step=(\d+)")},
     )  # fmt: skip
 
 
@@ -204,10 +223,13 @@ def body() -> None:
         f"**{r.game or '?'}** · status **{r.status}** · {len(con.lines)} events in the log · {chain} · players "
         + ", ".join(f"{i}: [**{p}**]({player_url(p)})" for i, p in enumerate(con.players))
     )
-    _verdict(con)
-    if r.chain_ok is False:
-        st.error("the hash chain does not verify: the log was edited after it was written (events.md §5)")
-    _settlement_summary(con)
+    top_left, top_right = st.columns([2, 3])
+    with top_left:
+        _verdict(con)
+        if r.chain_ok is False:
+            st.error("the hash chain does not verify: the log was edited after it was written (events.md §5)")
+    with top_right:
+        _settlement_summary(con)
     viewer = _viewer()
     labels, tagged = _labels(match_id, lines, viewer)
     st.divider()
@@ -231,6 +253,7 @@ def body() -> None:
         with st.container(height=560, key="replay_timeline_box"):
             st.radio("Timeline", range(len(con.lines)), key=TIMELINE, format_func=lambda i: labels[i],
                      on_change=_from_timeline, label_visibility="collapsed")  # fmt: skip
+        st.html(SCROLL_JS.replace("STEP", str(int(k))), unsafe_allow_javascript=True)
     _items(con, viewer)
     if r.rules:
         with st.expander(f"rules: preset `{r.rules.get('preset', 'standard')}`"):

@@ -46,13 +46,16 @@ def body() -> None:
         st.query_params.pop("q", None)
     total, _ = find(filters, limit=1)
     pages = max(1, -(-total // PAGE_SIZE))
-    p1, p2 = st.columns([1, 4])
-    page = int(p1.number_input("Page", 1, pages, key="search_page", step=1)) if pages > 1 else 1
+    if total == 0:
+        st.warning("no match fits: loosen a filter, or search part of the id or name")
+        return
+    if pages > 1:
+        p1, p2 = st.columns([1, 4], vertical_alignment="bottom")
+        page = int(p1.number_input("Page", 1, pages, key="search_page", step=1))
+    else:
+        page, p2 = 1, st.container()
     first = (page - 1) * PAGE_SIZE
     _, df = find(filters, limit=PAGE_SIZE, offset=first)
-    if total == 0:
-        p2.warning("no match fits: loosen a filter, or search part of the id or name")
-        return
     p2.markdown(f"**{total:,} match{'es' if total != 1 else ''}** · showing {first + 1}–{first + len(df)} · page {page} of {pages}")
     open_picker(df, "search_open")
     st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)
