@@ -15,39 +15,42 @@ import pandas as pd
 
 from analytics.queries import _connect, _wilson
 
-_HITS = """
-    hit AS (
-        SELECT match_id, min(seat) AS hit_seat FROM seats
-        WHERE ($player::VARCHAR IS NOT NULL AND player = $player)
-           OR ($player::VARCHAR IS NULL AND $text::VARCHAR IS NOT NULL AND contains(lower(player), lower($text)))
-        GROUP BY match_id),
-    found AS (
-        SELECT m.match_id, m.game, m.date, m.started_ts, m.status, m.events, m.winners, m.deltas,
-               m.recorded_deltas, m.settlement_matches, m.chain_ok, m.error_seq, m.error_code, h.hit_seat
-        FROM matches m LEFT JOIN hit h USING (match_id)
-        WHERE ($player::VARCHAR IS NULL OR h.match_id IS NOT NULL)
-          AND ($text::VARCHAR IS NULL OR $player::VARCHAR IS NOT NULL
-               OR contains(lower(m.match_id), lower($text)) OR h.match_id IS NOT NULL)
-          AND ($game::VARCHAR IS NULL OR m.game = $game)
-          AND ($status::VARCHAR IS NULL OR m.status = $status)
-          AND ($date_from::VARCHAR IS NULL OR m.date >= $date_from)
-          AND ($date_to::VARCHAR IS NULL OR m.date <= $date_to)
-          AND (NOT $mismatch OR m.settlement_matches = false)
-          AND (NOT $broken OR m.chain_ok = false))"""
+# The search is assembled from the constant fragments below, one per filter that is set (so DuckDB
+# never evaluates a filter that is off); values are always bound, never formatted in.
+# The page's ids are cut first (narrow), then joined to the wide columns and the seats. The true count
+# comes with them as a window over the filtered rows when a name or id is searched (the filter is the
+# cost: done once), else from its own statement (a plain count is all but free).
+_NAMES = {
+    "pat": "names AS (SELECT DISTINCT player FROM seats WHERE player ILIKE $pat ESCAPE '\\')",
+    "player": "names AS (SELECT $player::VARCHAR AS player)",
+}
+_WHERE = {
+    "pat": "(m.match_id ILIKE $pat ESCAPE '\\' OR m.match_id IN (SELECT match_id FROM seats WHERE player IN (SELECT player FROM names)))",
+    "player": "m.match_id IN (SELECT match_id FROM seats WHERE player IN (SELECT player FROM names))",
+    "game": "m.game = $game",
+    "status": "m.status = $status",
+    "date_from": "m.date >= $date_from",
+    "date_to": "m.date <= $date_to",
+    "mismatch": "m.settlement_matches = false",
+    "broken": "m.chain_ok = false",
+}
+_SEARCH = """
+    ids AS (SELECT m.match_id, <TOTAL> AS total FROM matches m WHERE <WHERE>
+            ORDER BY m.started_ts DESC NULLS LAST, m.match_id LIMIT $limit OFFSET $offset),
+    pg AS (SELECT m.match_id, m.game, m.date, m.started_ts, m.status, m.events, m.winners, m.deltas,
+                  m.recorded_deltas, m.settlement_matches, m.chain_ok, m.error_seq, m.error_code
+           FROM matches m WHERE m.match_id IN (SELECT match_id FROM ids)),
+    st AS (SELECT match_id, list(player ORDER BY seat) AS players, list(role ORDER BY seat) AS roles,
+                  list(delta ORDER BY seat) AS seat_deltas, list(recorded_delta ORDER BY seat) AS seat_recorded,
+                  min(seat) FILTER (WHERE player IN (SELECT player FROM names)) AS hit_seat
+           FROM seats WHERE match_id IN (SELECT match_id FROM ids) GROUP BY match_id)
+    SELECT ids.total, pg.*, st.hit_seat, st.players, st.roles, st.seat_deltas, st.seat_recorded
+    FROM ids JOIN pg USING (match_id) LEFT JOIN st USING (match_id)
+    ORDER BY pg.started_ts DESC NULLS LAST, pg.match_id"""
+_COUNT = "found AS (SELECT m.match_id FROM matches m WHERE <WHERE>) SELECT count(*) FROM found"
+_EXACT = "SELECT match_id FROM matches WHERE lower(match_id) = lower($text) ORDER BY match_id LIMIT 1"
 
 SQL: dict[str, str] = {
-    "count": f"WITH {_HITS} SELECT count(*) FROM found",
-    "page": f"""
-        WITH {_HITS},
-        page AS (SELECT * FROM found ORDER BY (lower(match_id) = lower($exact)) DESC, date DESC NULLS LAST,
-                 started_ts DESC NULLS LAST, match_id LIMIT $limit OFFSET $offset)
-        SELECT p.*, s.players, s.roles, s.seat_deltas, s.seat_recorded
-        FROM page p LEFT JOIN (
-            SELECT match_id, list(player ORDER BY seat) AS players, list(role ORDER BY seat) AS roles,
-                   list(delta ORDER BY seat) AS seat_deltas, list(recorded_delta ORDER BY seat) AS seat_recorded
-            FROM seats WHERE match_id IN (SELECT match_id FROM page) GROUP BY match_id) s USING (match_id)
-        ORDER BY (lower(p.match_id) = lower($exact)) DESC, p.date DESC NULLS LAST, p.started_ts DESC NULLS LAST,
-                 p.match_id""",
     "player_summary": """
         SELECT count(*) AS matches, count(*) FILTER (WHERE s.status = 'finished') AS finished,
                count(*) FILTER (WHERE s.won) AS wins, coalesce(sum(s.delta), 0)::BIGINT AS total_delta,
@@ -85,11 +88,26 @@ class Filters:
     broken: bool = False
 
     def params(self) -> dict[str, Any]:
-        text = (self.text or "").strip() or None
-        return {
-            "text": text, "player": self.player, "game": self.game, "status": self.status,
-            "date_from": self.date_from, "date_to": self.date_to, "mismatch": self.mismatch, "broken": self.broken,
-        }  # fmt: skip
+        """The bound values of the filters that are set (text as an ILIKE pattern, escaped)."""
+        text = (self.text or "").strip()
+        out: dict[str, Any] = {}
+        if self.player:
+            out["player"] = self.player
+        elif text:
+            out["pat"] = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        for k in ("game", "status", "date_from", "date_to"):
+            if getattr(self, k):
+                out[k] = getattr(self, k)
+        return out
+
+    def sql(self, body: str) -> str:
+        """`WITH names …, <body>` with `<WHERE>` = the set filters, from constant fragments only."""
+        p = self.params()
+        who = "player" if "player" in p else ("pat" if "pat" in p else None)
+        conds = ([_WHERE[who]] if who else []) + [_WHERE[k] for k in ("game", "status", "date_from", "date_to") if k in p]
+        conds += [_WHERE[k] for k in ("mismatch", "broken") if getattr(self, k)]
+        names = _NAMES[who] if who else "names AS (SELECT NULL::VARCHAR AS player WHERE false)"
+        return f"WITH {names}, " + body.replace("<WHERE>", " AND ".join(conds) or "true")
 
 
 def _run(lake: Any, name: str, params: dict[str, Any]) -> Any:
@@ -97,18 +115,38 @@ def _run(lake: Any, name: str, params: dict[str, Any]) -> Any:
     return _connect(lake).execute(sql, {k: v for k, v in params.items() if f"${k}" in sql})
 
 
+def _exec(lake: Any, sql: str, params: dict[str, Any]) -> Any:
+    return _connect(lake).execute(sql, {k: v for k, v in params.items() if f"${k}" in sql})
+
+
+def find(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
+    """The true number of matches fitting the filters and one page of them, newest first (plain Python
+    rows; `hit_seat` is the searched player's seat, `players`/`roles`/`seat_deltas` per seat)."""
+    p = {**f.params(), "limit": int(limit), "offset": int(offset)}
+    windowed = "pat" in p or "player" in p
+    sql = f.sql(_SEARCH.replace("<TOTAL>", "count(*) OVER ()" if windowed else "NULL::BIGINT"))
+    cur = _exec(lake, sql, p)
+    cols = [d[0] for d in cur.description]
+    rows = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+    totals = {r.pop("total") for r in rows}
+    total = int(totals.pop()) if windowed and rows else count(lake, f)
+    return total, rows
+
+
 def count(lake: Any, f: Filters) -> int:
     """How many matches fit the filters (the true count, no cap)."""
-    return int(_run(lake, "count", f.params()).fetchone()[0])
+    return int(_exec(lake, f.sql(_COUNT), f.params()).fetchone()[0])
 
 
 def page(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-    """One page of matches fitting the filters (plain Python rows): exact id first, then newest first."""
-    p = f.params()
-    p.update(limit=int(limit), offset=int(offset), exact=p["text"] or "")
-    cur = _run(lake, "page", p)
-    cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+    """One page of `find`."""
+    return find(lake, f, limit=limit, offset=offset)[1]
+
+
+def exact_id(lake: Any, text: str) -> str | None:
+    """The match whose id is `text`, any case (None: there is none)."""
+    row = _connect(lake).execute(_EXACT, {"text": text.strip()}).fetchone()
+    return None if row is None else str(row[0])
 
 
 def player_summary(lake: Any, player: str) -> dict[str, Any]:

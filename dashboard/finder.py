@@ -40,8 +40,7 @@ def player_link_column(label: str = "player") -> Any:
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
 def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
-    con = _open(path, gen).cursor()
-    return search.count(con, f), search.page(con, f, limit=limit, offset=offset)
+    return search.find(_open(path, gen).cursor(), f, limit=limit, offset=offset)
 
 
 def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
@@ -59,6 +58,11 @@ def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFr
 def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
     path, gen = lake()
     return _player(path, gen, player)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _exact(path: str, gen: int, text: str) -> str | None:
+    return search.exact_id(_open(path, gen).cursor(), text)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
@@ -144,10 +148,11 @@ def quick_pick() -> str | None:
     if not text:
         st.info("type a match id, part of one, or a player's name (the Search page has filters)")
         return None
+    exact = _exact(*lake(), text)
+    if exact is not None:
+        return exact
     total, found = find(search.Filters(text=text), limit=PAGE_SIZE)
     ids = [str(r["match_id"]) for r in found]
-    if text in ids:
-        return text
     if not ids:
         st.warning(f"no match with the id or player `{text}` in the lake (searched: part of an id or a name, any case)")
         return None

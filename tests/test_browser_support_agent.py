@@ -129,8 +129,15 @@ def test_support_agent_settles_the_illegal_pass(server: tuple[str, dict[str, Any
             page.wait_for_timeout(800)
             page.screenshot(path=str(SHOTS / "agent_1_search.png"), full_page=True)
             # 2. open the disputed match from the results
-            page.get_by_label("Open a match of this page").click()
-            page.get_by_role("option", name=mid).first.click()
+            picker = page.locator(".st-key-search_open")
+            picker.click()
+            page.keyboard.type(mid)
+            page.get_by_role("option").filter(has_text=mid).first.click()
+            end = time.monotonic() + 20
+            while time.monotonic() < end and not picker.locator("input").input_value().startswith(mid):
+                page.wait_for_timeout(150)
+            assert picker.locator("input").input_value().startswith(mid)
+            _idle(page)
             page.get_by_text("Open in Replay ›").click()
             _wait_text(page, "Verdict.", 60_000)
             _step_heading(page, 1, n_lines - 1)  # it opens at the deal
