@@ -70,6 +70,14 @@ SQL: dict[str, str] = {
             FROM seats s JOIN matches m USING (match_id)
             WHERE s.player = $player AND m.date IS NOT NULL GROUP BY 1)
         SELECT *, (sum(delta) OVER (ORDER BY date))::BIGINT AS cumulative FROM d ORDER BY date""",
+    "player_recent": """
+        WITH r AS (
+            SELECT m.started_ts, m.match_id, coalesce(s.delta, 0)::BIGINT AS delta, s.won
+            FROM seats s JOIN matches m USING (match_id)
+            WHERE s.player = $player ORDER BY m.started_ts DESC NULLS LAST, m.match_id DESC LIMIT $limit)
+        SELECT row_number() OVER (ORDER BY started_ts NULLS FIRST, match_id) AS match_no, match_id, delta, won,
+               (sum(delta) OVER (ORDER BY started_ts NULLS FIRST, match_id))::BIGINT AS cumulative
+        FROM r ORDER BY match_no""",
     "games": "SELECT DISTINCT game FROM matches WHERE game IS NOT NULL ORDER BY game",
 }
 
@@ -163,6 +171,11 @@ def player_roles(lake: Any, player: str) -> pd.DataFrame:
 def player_trend(lake: Any, player: str) -> pd.DataFrame:
     """Per day the player played: matches, wins, points, and the running total of points."""
     return _run(lake, "player_trend", {"player": player}).df()
+
+
+def player_recent(lake: Any, player: str, limit: int = 200) -> pd.DataFrame:
+    """The player's last `limit` matches in time order: points each and their running total."""
+    return _run(lake, "player_recent", {"player": player, "limit": int(limit)}).df()
 
 
 def games(lake: Any) -> list[str]:

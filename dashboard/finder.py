@@ -50,12 +50,13 @@ def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
-def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
+def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     con = _open(path, gen).cursor()
-    return search.player_summary(con, player), search.player_roles(con, player), search.player_trend(con, player)
+    return (search.player_summary(con, player), search.player_roles(con, player), search.player_trend(con, player),
+            search.player_recent(con, player))  # fmt: skip
 
 
-def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
+def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     path, gen = lake()
     return _player(path, gen, player)
 

@@ -16,7 +16,7 @@ def body() -> None:
         st.info("type a player's exact name, or open a player from a table (Search, Replay)")
         return
     st.query_params["name"] = name
-    summary, roles, trend = player_stats(name)
+    summary, roles, trend, recent = player_stats(name)
     if not summary.get("matches"):
         st.warning(f"no player named `{name}` in the lake (names are exact here; the Search page finds parts of names)")
         return
@@ -41,11 +41,13 @@ def body() -> None:
             "points, total": [f"{int(t):+d}" for t in roles["total_delta"].fillna(0)],
         })  # fmt: skip
         st.dataframe(shown, hide_index=True, width="stretch")
-    st.markdown("#### Trend: points per day and running total")
-    if trend.empty:
-        st.caption("no dated match")
-    else:
+    if len(trend) >= 2:
+        st.markdown("#### Trend: points per day and their running total")
         st.line_chart(trend.set_index("date")[["cumulative", "delta"]], height=260, x_label="day", y_label="points")
+    elif not recent.empty:
+        st.markdown(f"#### Trend: points over the last {len(recent)} matches and their running total")
+        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]], height=260, x_label="match (oldest first)",
+                      y_label="points")  # fmt: skip
     total, _ = find(Filters(player=name), limit=1)
     pages = max(1, -(-total // PAGE_SIZE))
     page = int(st.number_input("Page", 1, pages, key="player_page")) if pages > 1 else 1

@@ -223,7 +223,7 @@ def body() -> None:
         f"**{r.game or '?'}** · status **{r.status}** · {len(con.lines)} events in the log · {chain} · players "
         + ", ".join(f"{i}: [**{p}**]({player_url(p)})" for i, p in enumerate(con.players))
     )
-    top_left, top_right = st.columns([2, 3])
+    top_left, top_right = st.columns([1.5, 3.5])
     with top_left:
         _verdict(con)
         if r.chain_ok is False:
