@@ -171,7 +171,8 @@ def _game(game_id: str | None) -> Any:
         return None
 
 
-def _norm(payload: Mapping[str, Any]) -> str:
+def action_key(payload: Mapping[str, Any]) -> str:
+    """An event or legal action as a comparable key (envelope dropped, card and tile lists sorted)."""
     d = {k: v for k, v in payload.items() if k not in ("match_id", "seq", "ts", "hash")}
     for k in ("cards", "tiles", "as"):
         if isinstance(d.get(k), list):
@@ -189,7 +190,7 @@ def _legal_note(game: Any, prev_state: Any, event: AnyEvent) -> str:
         return ""
     if not actions:
         return ""
-    return f"one of {len(actions)} legal actions" if _norm(event.to_dict()) in {_norm(a) for a in actions} else ""
+    return f"one of {len(actions)} legal actions" if action_key(event.to_dict()) in {action_key(a) for a in actions} else ""
 
 
 def _options(

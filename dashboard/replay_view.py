@@ -13,12 +13,11 @@ event caused each settlement line (`item_steps`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analytics.dispute import Report, build_report_with_steps
+from analytics.dispute import Report, action_key, build_report_with_steps
 from dashboard import render
 from engine.registry import GameNotAvailable, get_game
 from events.models import AnyEvent
@@ -347,22 +346,14 @@ def legal_groups(game: Any, line: Line, played: Mapping[str, Any] | None, viewer
         actions = list(game.legal_actions(line.state))
     except Exception:  # an engine's helper failing must not hide the replay
         return []
-    target = _norm(played) if played else None
+    target = action_key(played) if played else None
     groups: dict[str, list[tuple[str, bool]]] = {}
     for a in actions:
         if viewer is not None and a.get("seat") not in (None, viewer):
             continue
         kind = str(a.get("type", "?")) + (f" ({GANG_WORD.get(a['kind'], a['kind'])})" if "kind" in a else "")
-        groups.setdefault(kind, []).append((render.move_text(a), target is not None and _norm(a) == target))
+        groups.setdefault(kind, []).append((render.move_text(a), target is not None and action_key(a) == target))
     return sorted(groups.items(), key=lambda kv: (not any(p for _, p in kv[1]), kv[0]))
-
-
-def _norm(payload: Mapping[str, Any]) -> str:
-    d = {k: v for k, v in payload.items() if k not in ("match_id", "seq", "ts", "hash")}
-    for k in ("cards", "tiles", "as"):
-        if isinstance(d.get(k), list):
-            d[k] = sorted(d[k])
-    return json.dumps(d, sort_keys=True)
 
 
 # ---------------------------------------------------------------- the table in words and glyphs

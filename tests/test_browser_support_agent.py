@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests import console_lake, dashboard_lake
-from tests.test_dashboard_browser import ARGS, CHROMIUM, _free_port, _wait_healthy
+from tests.test_dashboard_browser import ARGS, CHROMIUM
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 LOG = console_lake.DISPUTES / "ddz_pass_while_leading.jsonl"
@@ -33,23 +32,9 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     if not dashboard_lake.games():
         pytest.skip("no game engine is available in this build yet")
-    from dashboard.cli import command, environment
-
     info = console_lake.build(tmp_path_factory.mktemp("agent"))
-    port = _free_port()
-    proc = subprocess.Popen(
-        command(port, "127.0.0.1"), env=environment(info["lake"]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
+    with console_lake.serve(info["lake"]) as url:
         yield url, info
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _count_for(lake: str, text: str) -> int:

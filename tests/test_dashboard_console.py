@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests import console_lake, dashboard_lake
-from tests.test_dashboard_app import APP, TIMEOUT, _no_failure, _text
+from tests.test_dashboard_app import _app, _no_failure, _text
 
 DISPUTES = console_lake.DISPUTES
 ILLEGAL = DISPUTES / "ddz_pass_while_leading.jsonl"
@@ -37,20 +37,6 @@ def lake(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _log(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-
-
-def _app(monkeypatch: pytest.MonkeyPatch, lake_dir: str, page: str, **params: str) -> Any:
-    from streamlit.testing.v1 import AppTest
-
-    monkeypatch.setenv("PAIJU_LAKE", lake_dir)
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page(f"views/{page}.py")
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    _no_failure(at)
-    return at
 
 
 def _sql(lake_dir: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
