@@ -423,7 +423,7 @@ def centre_lines(view: Mapping[str, Any], players: Sequence[str], tiles: bool) -
             cards = lp["cards"]  # the cards as played (the trick holds ranks only)
         shown = _cards_row(cards, tiles, laizi) if isinstance(cards, list) else e(ranks(list(str(cards))))
         out.append((f"on the table: {who(trick.get('seat'), players)}'s {kind}".rstrip(), shown))
-    elif "trick" in view:
+    elif "trick" in view and view.get("phase") in ("play", "lead", "follow"):
         out.append(("on the table", "nothing: the turn seat leads"))
     if isinstance(lp, Mapping) and lp.get("cards") and not (isinstance(trick, Mapping) and trick.get("seat") == lp.get("seat")):
         out.append((f"last play: {who(lp.get('seat'), players)}", _cards_row(lp["cards"], tiles, laizi)))
