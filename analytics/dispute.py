@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -171,7 +171,8 @@ def _game(game_id: str | None) -> Any:
         return None
 
 
-def _norm(payload: Mapping[str, Any]) -> str:
+def action_key(payload: Mapping[str, Any]) -> str:
+    """An event or legal action as a comparable key (envelope dropped, card and tile lists sorted)."""
     d = {k: v for k, v in payload.items() if k not in ("match_id", "seq", "ts", "hash")}
     for k in ("cards", "tiles", "as"):
         if isinstance(d.get(k), list):
@@ -189,10 +190,12 @@ def _legal_note(game: Any, prev_state: Any, event: AnyEvent) -> str:
         return ""
     if not actions:
         return ""
-    return f"one of {len(actions)} legal actions" if _norm(event.to_dict()) in {_norm(a) for a in actions} else ""
+    return f"one of {len(actions)} legal actions" if action_key(event.to_dict()) in {action_key(a) for a in actions} else ""
 
 
-def _options(game: Any, rules: Mapping[str, Any] | None, raw: Mapping[str, Any] | None) -> list[tuple[str, Any, Any, str, str]]:
+def _options(
+    game: Any, rules: Mapping[str, Any] | None, raw: Mapping[str, Any] | None
+) -> list[tuple[str, Any, Any, str, str]]:
     """Every option whose value differs from the game's default: (name, value, default, meaning,
     set by: "the log" when the match_started names it, else "preset P")."""
     if game is None or rules is None:
@@ -233,9 +236,37 @@ def _chain_marks(ordered: Sequence[Entry]) -> tuple[dict[int, str], int | None, 
     return marks, first, hashed
 
 
-def _explain(result: ReplayResult, diffs: list[Difference]) -> list[str]:
+def explain_settlement(result: ReplayResult, server_deltas: Sequence[int] | None = None) -> list[str]:
+    """The server's `settled` beside the rules' settlement, in plain sentences: what the Replay page
+    and the evidence report both show (one function, so they always say the same thing).
+
+    `server_deltas`: the `settled` event's deltas as logged, where replay stopped before it.
+    When they differ, the causes a simple check can find: an item left out or counted twice, a
+    common multiplier, swapped seats, a non-zero-sum charge.
+    """
+    server = result.recorded_deltas if result.recorded_deltas is not None else server_deltas
+    if result.deltas is None:
+        if server is None:
+            return []
+        why = (
+            f"replay stops at seq {result.error['seq']} ({result.error['code']})"
+            if result.error else f"the match is {result.status}"
+        )  # fmt: skip
+        out = [f"The rules owe no settlement ({why}), yet the server charged {_fmt_deltas(server)}."]
+        if sum(server) != 0:
+            out.append(f"The server's deltas are not zero-sum: they add up to {sum(server):+d} points.")
+        return out
+    if server is None:
+        return ["The log holds no settled event: there is no server charge to compare with."]
+    if list(server) == list(result.deltas):
+        return ["The server's settlement equals the rules' settlement."]
+    diffs = [Difference(s, c, r) for s, (c, r) in enumerate(zip(result.deltas, server, strict=False))]
+    return _explain(result, list(server), diffs)
+
+
+def _explain(result: ReplayResult, rec: list[int], diffs: list[Difference]) -> list[str]:
     """Plain-language causes of the gap between the server's deltas and the rules' deltas."""
-    rec, calc = result.recorded_deltas or [], result.deltas or []
+    calc = result.deltas or []
     gap = [d.diff for d in diffs]
     out: list[str] = []
     if sum(rec) != 0:
@@ -248,7 +279,9 @@ def _explain(result: ReplayResult, diffs: list[Difference]) -> list[str]:
         if len(ratios) == 1:
             (k,) = ratios
             if k not in (0, 1):
-                out.append(f"Every server amount is the rules' amount × {k}: a multiplier was applied wrongly (factor {k}).")
+                out.append(
+                    f"Every server amount is the rules' amount × {k}: a multiplier was applied wrongly (factor {k})."
+                )
     items = result.items
     n = len(calc)
     nets = []
@@ -263,12 +296,19 @@ def _explain(result: ReplayResult, diffs: list[Difference]) -> list[str]:
             break
         for combo in combinations(range(len(items)), size):
             tot = [sum(nets[i][s] for i in combo) for s in range(n)]
-            names = ", ".join(f"#{i + 1} {items[i]['kind']} ({items[i]['points']} to seat {items[i]['seat']} from seat {items[i]['from']})" for i in combo)
+            names = ", ".join(
+                f"#{i + 1} {items[i]['kind']} ({items[i]['points']} to seat {items[i]['seat']} from seat {items[i]['from']})"
+                for i in combo
+            )
             if tot == [-g for g in gap]:
-                out.append(f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server left {'them' if size > 1 else 'it'} out.")
+                out.append(
+                    f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server left {'them' if size > 1 else 'it'} out."
+                )
                 found = True
             elif tot == gap:
-                out.append(f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server counted {'them' if size > 1 else 'it'} twice.")
+                out.append(
+                    f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server counted {'them' if size > 1 else 'it'} twice."
+                )
                 found = True
             if found:
                 break
@@ -279,6 +319,13 @@ def _explain(result: ReplayResult, diffs: list[Difference]) -> list[str]:
 
 def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = "") -> Report:
     """Replay one match's entries and gather everything the report shows."""
+    return build_report_with_steps(entries, rejects=rejects, source=source)[0]
+
+
+def build_report_with_steps(
+    entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = ""
+) -> tuple[Report, list[Step]]:
+    """`build_report` and the replay's steps (each event with the state after it), for the Replay page."""
     ents = to_entries(entries)
     steps, result = replay_with_steps(ents)
     game = _game(result.game)
@@ -318,10 +365,9 @@ def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]]
         report.differences = [
             Difference(s, c, r) for s, (c, r) in enumerate(zip(result.deltas, result.recorded_deltas, strict=False))
         ]
-        if result.settlement_matches is False:
-            report.explanations = _explain(result, report.differences)
+    report.explanations = explain_settlement(result, report.server_deltas)
     _verdict(report)
-    return report
+    return report, steps
 
 
 def _raw_rules(ordered: Sequence[Entry]) -> dict[str, Any] | None:
@@ -339,7 +385,15 @@ def _row(game_id: str | None, game: Any, st: Step, prev_state: Any, marks: dict[
         before = _safe_view(game, st.state)
         if before is not None:
             before = {"refused; the table stays": "", **before}
-        return Row(st.seq, ev, status, rule=_broken_rule(game_id, ev, st.error), error=st.error.as_dict(), view=before, hash_status=hs)
+        return Row(
+            st.seq,
+            ev,
+            status,
+            rule=_broken_rule(game_id, ev, st.error),
+            error=st.error.as_dict(),
+            view=before,
+            hash_status=hs,
+        )
     assert ev is not None
     view = _safe_view(game, st.state) if ev.type != "match_started" else None
     status = "settled" if ev.type == "settled" else "ok"
@@ -396,8 +450,12 @@ def _verdict(rep: Report) -> None:
         )
         rep.verdict_class = "warn"
     elif r.settlement_matches is False:
-        diffs = "; ".join(f"seat {d.seat}: charged {d.recorded:+d}, rules {d.recomputed:+d}" for d in rep.differences if d.diff)
-        rep.verdict = f"Settlement mismatch: every event is legal, but the server's settlement differs from the rules' ({diffs})."
+        diffs = "; ".join(
+            f"seat {d.seat}: charged {d.recorded:+d}, rules {d.recomputed:+d}" for d in rep.differences if d.diff
+        )
+        rep.verdict = (
+            f"Settlement mismatch: every event is legal, but the server's settlement differs from the rules' ({diffs})."
+        )
         rep.verdict_class = "bad"
     elif r.settlement_matches is True:
         rep.verdict = "Valid: every event followed the rules and the server's settlement equals the rules' settlement."
@@ -412,323 +470,164 @@ def _fmt_deltas(deltas: Sequence[int]) -> str:
     return "[" + ", ".join(f"{d:+d}" for d in deltas) + "]"
 
 
-# ---------------------------------------------------------------- HTML
+# ---------------------------------------------------------------- HTML (analytics/templates/dispute.html.j2)
+#
+# Python turns the report into plain data (segments: chips, text, code, labelled groups); the Jinja2
+# template, loaded with autoescape on, turns that data into markup. No log text is ever formatted
+# into HTML here, so nothing in a log can inject markup into the report.
+
+Seg = tuple[str, Any]
+"""One piece of a cell: ("chips", [(css class, text)]), ("text", s), ("code", s), ("dash", None),
+("seats", [(label, [Seg])]), ("melds", [(kind, [Seg])])."""
 
 
-CSS = """
-*{box-sizing:border-box}
-body{font:14px/1.45 -apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif;color:#1d232a;margin:0;background:#fff}
-main{max-width:1100px;margin:0 auto;padding:24px}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:2px solid #dfe3e8;padding-bottom:4px}
-.sub{color:#5b6670;margin:0 0 16px}
-table{border-collapse:collapse;width:100%;margin:6px 0}
-th,td{border:1px solid #dfe3e8;padding:4px 6px;text-align:left;vertical-align:top}
-th{background:#f4f6f8;font-weight:600}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-code,.mono{font-family:"SFMono-Regular",Consolas,"DejaVu Sans Mono",monospace;font-size:12px}
-.hash{word-break:break-all}
-.verdict{border-radius:6px;padding:12px 14px;margin:12px 0;font-size:15px;border:2px solid}
-.verdict.ok{background:#e8f6ec;border-color:#2e8b57}.verdict.warn{background:#fff7e0;border-color:#c99a06}
-.verdict.bad{background:#fdecec;border-color:#c0392b}
-.badge{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600}
-.b-ok{background:#e8f6ec;color:#1e6b3f}.b-bad{background:#fdecec;color:#a12a1e}.b-mute{background:#eef0f2;color:#5b6670}
-.b-warn{background:#fff3cf;color:#8a6800}
-tr.illegal td{background:#fdecec}tr.illegal td:first-child{border-left:4px solid #c0392b}
-tr.not_replayed td,tr.resent td{color:#8a949c}
-.card,.tile{display:inline-block;border:1px solid #c5ccd3;border-radius:3px;padding:0 3px;margin:1px;background:#fff;font-family:"DejaVu Sans Mono",monospace;font-size:12px;white-space:nowrap}
-.red{color:#c0392b}.joker{font-weight:700}
-.tm{color:#1f5fa8}.tp{color:#2e8b57}.ts{color:#8e44ad}.tz{color:#c0392b}
-.state{font-size:12px;color:#36414b}.state div{margin:1px 0}
-.k{color:#5b6670}
-.explain li{margin:3px 0}
-svg{max-width:100%}
-footer{margin-top:32px;color:#8a949c;font-size:12px}
-@media print{
-  body{font-size:11px}main{max-width:none;padding:0}
-  tr,.verdict{page-break-inside:avoid;break-inside:avoid}
-  h2{page-break-after:avoid;break-after:avoid}
-  a{color:inherit;text-decoration:none}
-  @page{size:A4;margin:12mm}
-}
-"""
+@lru_cache(maxsize=1)
+def _env() -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    return Environment(
+        loader=PackageLoader("analytics", "templates"),
+        autoescape=select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+    )  # fmt: skip
 
 
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _chip(x: str, tiles: bool = False) -> str:
-    """A card or tile string as a small coloured chip (`tiles`: read `5s` as a tile, not a card)."""
+def _chip(x: str, tiles: bool = False) -> tuple[str, str]:
+    """A card or tile string as (css class, text) (`tiles`: read `5s` as a tile, not a card)."""
     if tiles and x in TILE_SET:
-        return f'<span class="tile t{x[1]}">{_e(x)}</span>'
+        return f"tile t{x[1]}", x
     if len(x) == 2 and x[1] in SUIT_SYMBOL and x[0] in "3456789TJQKA2":
-        cls = "card red" if x[1] in "hd" else "card"
-        return f'<span class="{cls}">{_e(x[0])}{SUIT_SYMBOL[x[1]]}</span>'
+        return ("card red" if x[1] in "hd" else "card"), x[0] + SUIT_SYMBOL[x[1]]
     if x in ("BJ", "RJ"):
-        return f'<span class="card joker{" red" if x == "RJ" else ""}">{_e(x)}</span>'
+        return f"card joker{' red' if x == 'RJ' else ''}", x
     if x in TILE_SET:
-        return f'<span class="tile t{x[1]}">{_e(x)}</span>'
-    return f"<code>{_e(x)}</code>"
+        return f"tile t{x[1]}", x
+    return "code", x
 
 
 def _is_chips(v: Any) -> bool:
     return isinstance(v, list) and bool(v) and all(isinstance(x, str) and len(x) <= 3 for x in v)
 
 
-def _value(v: Any, t: bool = False) -> str:
-    """A view value: chips for card lists, per-seat lists as `s0: …`, JSON otherwise."""
+def _segs(v: Any, t: bool = False) -> list[Seg]:
+    """A view value as segments: chips for card lists, per-seat lists as `s0: …`, JSON otherwise."""
     if _is_chips(v):
-        return "".join(_chip(x, t) for x in v)
+        return [("chips", [_chip(x, t) for x in v])]
     if isinstance(v, list) and v and all(isinstance(x, list) for x in v):
-        parts = []
-        for s, x in enumerate(v):
-            parts.append(f'<span class="k">s{s}:</span> {_value(x, t) if x else "—"}')
-        return " · ".join(parts)
+        return [("seats", [(f"s{s}:", _segs(x, t) if x else [("dash", None)]) for s, x in enumerate(v)])]
     if isinstance(v, list) and v and all(isinstance(x, Mapping) and "tiles" in x for x in v):
-        return " ".join(f'<span class="k">{_e(m.get("kind", ""))}</span> {_value(m["tiles"], t)}' for m in v)
+        return [("melds", [(str(m.get("kind", "")), _segs(m["tiles"], t)) for m in v])]
     if isinstance(v, Mapping) and set(v) >= {"cards"}:
         rest = {k: x for k, x in v.items() if k != "cards"}
-        return _value(v["cards"], t) + (f' <span class="k">{_e(json.dumps(rest, ensure_ascii=False))}</span>' if rest else "")
+        return _segs(v["cards"], t) + ([("k", json.dumps(rest, ensure_ascii=False))] if rest else [])
     if v is None:
-        return "—"
+        return [("dash", None)]
     if isinstance(v, str | int | float | bool):
-        return _e(v)
-    return f"<code>{_e(json.dumps(v, ensure_ascii=False))}</code>"
+        return [("text", str(v))]
+    return [("code", json.dumps(v, ensure_ascii=False))]
 
 
-def _event_cell(ev: AnyEvent | None, players: Sequence[str], t: bool = False) -> str:
+def _event_data(ev: AnyEvent | None, players: Sequence[str], t: bool = False) -> dict[str, Any] | None:
+    """The timeline's event cell: type, who, and (label, segments) lines."""
     if ev is None:
-        return "<em>unreadable line</em>"
+        return None
     d = ev.to_dict()
-    parts = [f"<b>{_e(ev.type)}</b>"]
     seat = d.get("seat")
+    who = ""
     if isinstance(seat, int):
-        who = f" ({_e(players[seat])})" if seat < len(players) else ""
-        parts.append(f"seat {seat}{who}")
+        who = f"seat {seat}" + (f" ({players[seat]})" if seat < len(players) else "")
+    lines: list[tuple[str, list[Seg]]] = []
     for k, v in d.items():
         if k in ("match_id", "seq", "type", "seat", "hash", "ts"):
             continue
         if ev.type == "dealt" and k == "hands":
-            parts.append("<br>".join(f'<span class="k">s{s}:</span> {_value(h, t)}' for s, h in enumerate(v)))
+            lines.extend((f"s{s}:", _segs(h, t)) for s, h in enumerate(v))
             continue
         if ev.type == "match_started" and k in ("players", "rules"):
             continue
-        parts.append(f'<span class="k">{_e(k)}</span> {_value([v] if k == "tile" else v, t)}')
-    return " ".join(parts[:2]) + ("<br>" + "<br>".join(parts[2:]) if len(parts) > 2 else "")
+        lines.append((k, _segs([v] if k == "tile" else v, t)))
+    return {"type": ev.type, "who": who, "lines": lines}
 
 
-def _state_cell(view: Mapping[str, Any] | None, t: bool = False) -> str:
+def _state_data(view: Mapping[str, Any] | None, t: bool = False) -> list[tuple[str, list[Seg] | None]]:
+    """The table after an event as (label, segments) lines (None segments: a bold heading)."""
     if not view:
-        return ""
-    lines = []
+        return []
+    lines: list[tuple[str, list[Seg] | None]] = []
     for k, v in view.items():
         if k.startswith("refused"):
-            lines.append(f'<div><b>{_e(k)}:</b></div>')
+            lines.append((k, None))
             continue
         if v in (None, [], {}, ""):
             continue
         if k == "hands" and isinstance(v, list):
-            lines.extend(f'<div><span class="k">hand s{s}:</span> {_value(h, t) if h else "—"}</div>' for s, h in enumerate(v))
+            lines.extend((f"hand s{s}:", _segs(h, t) if h else [("dash", None)]) for s, h in enumerate(v))
             continue
-        lines.append(f'<div><span class="k">{_e(k)}:</span> {_value(v, t)}</div>')
-    return f'<div class="state">{"".join(lines)}</div>'
+        lines.append((f"{k}:", _segs(v, t)))
+    return lines
 
 
-def _check_cell(row: Row) -> str:
-    if row.status == "illegal" or row.status == "unreadable":
-        err = row.error or {}
-        rule = f" <b>{_e(row.rule)}</b>" if row.rule else ""
-        return f'<span class="badge b-bad">✗ {_e(err.get("code"))}</span>{rule}<br>{_e(err.get("message", ""))}'
-    if row.status == "resent":
-        return '<span class="badge b-mute">identical re-send</span> a no-op (events.md §5)'
-    if row.status == "not_replayed":
-        if row.event is None and row.error:
-            return f'<span class="badge b-mute">unreadable</span> {_e(row.error.get("code"))}: {_e(row.error.get("message"))}'
-        return '<span class="badge b-mute">not replayed</span> after the first illegal event'
-    if row.status == "settled":
-        return '<span class="badge b-mute">recorded</span> the server\'s settlement (never used by the rules)'
-    legal = f"<br><span class='k'>{_e(row.legal)}</span>" if row.legal else ""
-    rule = f" {_e(row.rule)}" if row.rule else ""
-    return f'<span class="badge b-ok">✓ legal</span>{rule}{legal}'
-
-
-def _hash_badge(s: str) -> str:
-    return {
-        "ok": '<span class="badge b-ok">✓</span>',
-        "broken": '<span class="badge b-bad">✗ edited</span>',
-        "absent": '<span class="badge b-mute">none</span>',
-    }.get(s, "")
-
-
-def _bars_svg(players: Sequence[str], calc: Sequence[int] | None, rec: Sequence[int] | None) -> str:
-    """Per-seat deltas as paired horizontal bars: the rules' (dark) and the server's (light)."""
+def _bars(players: Sequence[str], calc: Sequence[int] | None, rec: Sequence[int] | None) -> dict[str, Any] | None:
+    """Geometry of the per-seat paired bars (rules dark, server light) for the template's SVG."""
     n = len(calc or rec or [])
     if n == 0:
-        return ""
+        return None
     values = [abs(v) for v in (*(calc or []), *(rec or []))] or [1]
     top = max(values) or 1
     row_h, w, mid = 34, 560, 330
     scale = (w - mid - 50) / top
     h = row_h * n + 30
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
-        'aria-label="deltas per seat: rules versus server">'
-    ]
-    out.append(f'<line x1="{mid}" y1="4" x2="{mid}" y2="{h - 24}" stroke="#8a949c"/>')
+    rows = []
     for s in range(n):
         y = 6 + s * row_h
-        name = players[s] if s < len(players) else ""
-        out.append(f'<text x="4" y="{y + 16}" font-size="12" fill="#1d232a">seat {s} {_e(name)[:16]}</text>')
+        bars = []
         for j, (vals, colour) in enumerate(((calc, "#1f5fa8"), (rec, "#9cc3ee"))):
             if vals is None:
                 continue
             v = vals[s]
             length = abs(v) * scale
-            x = mid if v >= 0 else mid - length
-            yy = y + j * 13
-            out.append(f'<rect x="{x:.1f}" y="{yy}" width="{max(length, 1):.1f}" height="11" fill="{colour}"/>')
-            tx = mid + length + 4 if v >= 0 else mid - length - 4
-            anchor = "start" if v >= 0 else "end"
-            out.append(f'<text x="{tx:.1f}" y="{yy + 10}" font-size="11" text-anchor="{anchor}" fill="#1d232a">{v:+d}</text>')
-    ly = h - 10
-    out.append(f'<rect x="4" y="{ly - 9}" width="10" height="10" fill="#1f5fa8"/><text x="18" y="{ly}" font-size="11">rules (recomputed)</text>')
-    if rec is not None:
-        out.append(f'<rect x="150" y="{ly - 9}" width="10" height="10" fill="#9cc3ee"/><text x="164" y="{ly}" font-size="11">server (recorded)</text>')
-    out.append("</svg>")
-    return "".join(out)
+            bars.append({
+                "x": f"{mid if v >= 0 else mid - length:.1f}", "y": y + j * 13, "w": f"{max(length, 1):.1f}",
+                "colour": colour, "tx": f"{mid + length + 4 if v >= 0 else mid - length - 4:.1f}",
+                "anchor": "start" if v >= 0 else "end", "label": f"{v:+d}",
+            })  # fmt: skip
+        rows.append({"y": y, "name": (players[s] if s < len(players) else "")[:16], "seat": s, "bars": bars})
+    return {"w": w, "h": h, "mid": mid, "rows": rows, "ly": h - 10, "server": rec is not None}
 
 
 def render_report(rep: Report) -> str:
-    """The report as one self-contained HTML document."""
+    """The report as one self-contained HTML document (Jinja2 template, autoescaped)."""
     r = rep.result
     players = r.players or []
-    esc_id = _e(rep.match_id)
-    out: list[str] = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Dispute evidence · {esc_id}</title>",
-        f"<style>{CSS}</style></head><body><main>",
-        f"<h1>Dispute evidence report · <span class='mono'>{esc_id}</span></h1>",
-        f"<p class='sub'>{_e(r.game or 'unknown game')} · {r.events} events · status <b>{_e(r.status)}</b>"
-        f"{' · source ' + _e(rep.source) if rep.source else ''}</p>",
-        f"<div class='verdict {rep.verdict_class}' id='verdict'><b>Verdict.</b> {_e(rep.verdict)}"
-        + (" <a href='#first-illegal'>Go to the first illegal event.</a>" if r.error else "")
-        + "</div>",
-    ]
-    # 1. header
-    out.append("<h2>1. Match</h2><table><tbody>")
-    out.append(f"<tr><th>Game</th><td>{_e(r.game or '?')}</td></tr>")
-    if players:
-        ps = ", ".join(f"seat {s}: <b>{_e(p)}</b>{' (dealer)' if s == r.dealer else ''}" for s, p in enumerate(players))
-        out.append(f"<tr><th>Players</th><td>{ps}</td></tr>")
-    if r.base is not None:
-        out.append(f"<tr><th>Stake (base)</th><td>{r.base}</td></tr>")
-    if r.rules is not None:
-        out.append(f"<tr><th>Rules preset</th><td><code>{_e(r.rules.get('preset', 'standard'))}</code></td></tr>")
-    out.append("</tbody></table>")
-    if r.rules is not None:
-        if rep.options:
-            out.append(
-                "<table id='options'><thead><tr><th>Option (differs from the default)</th><th>Value</th><th>Default</th>"
-                "<th>Set by</th><th>Meaning</th></tr></thead><tbody>"
-            )
-            for name, value, default, meaning, by in rep.options:
-                out.append(
-                    f"<tr><td><code>{_e(name)}</code></td><td><code>{_e(json.dumps(value, ensure_ascii=False))}</code></td>"
-                    f"<td><code>{_e(json.dumps(default, ensure_ascii=False))}</code></td><td>{_e(by)}</td><td>{_e(meaning)}</td></tr>"
-                )
-            out.append("</tbody></table>")
-        else:
-            out.append("<p>Every option has the game's default value.</p>")
-    # 2. integrity
-    out.append("<h2>2. Integrity (hash chain, events.md §5)</h2>")
-    if rep.hashed == 0:
-        out.append("<p><span class='badge b-warn'>no hashes</span> The log carries no hashes: edits cannot be ruled out from the log alone.</p>")
-    elif rep.chain_break_seq is None and r.chain_ok is not False:
-        out.append(f"<p><span class='badge b-ok'>✓ verified</span> All {rep.hashed} hashes verify: the log was not edited since it was written.</p>")
-    else:
-        out.append(
-            f"<p><span class='badge b-bad'>✗ broken at seq {rep.chain_break_seq}</span> The event stored at seq "
-            f"{rep.chain_break_seq} is not the one that was hashed when it was written.</p>"
-        )
-    if r.final_hash:
-        out.append(
-            f"<p>Final hash (recomputed over the events as stored; compare it with the server's record): "
-            f"<code class='hash'>{_e(r.final_hash)}</code></p>"
-        )
-    if rep.rejects:
-        out.append("<p>Lines the store quarantined for this match:</p><table><thead><tr><th class='num'>seq</th><th>code</th><th>reason</th><th>line</th></tr></thead><tbody>")
-        for rj in rep.rejects:
-            out.append(
-                f"<tr><td class='num'>{_e(rj.get('seq', ''))}</td><td>{_e(rj.get('code', ''))}</td><td>{_e(rj.get('message', ''))}</td>"
-                f"<td><code>{_e(str(rj.get('raw', ''))[:300])}</code></td></tr>"
-            )
-        out.append("</tbody></table>")
-    # 3. timeline
-    out.append("<h2>3. Timeline</h2>")
-    out.append("<table id='timeline'><thead><tr><th class='num'>seq</th><th>event</th><th>rule check</th><th>hash</th><th>table after the event</th></tr></thead><tbody>")
-    marked = False
     tiles = r.game in MAHJONG_GAMES
-    for row in rep.rows:
-        attrs = f" class='{row.status}'"
-        if row.status in ("illegal", "unreadable") and not marked:
-            attrs += " id='first-illegal'"
-            marked = True
-        seq = "" if row.seq is None else str(row.seq)
-        out.append(
-            f"<tr{attrs}><td class='num'>{seq}</td><td>{_event_cell(row.event, players, tiles)}</td><td>{_check_cell(row)}</td>"
-            f"<td>{_hash_badge(row.hash_status)}</td><td>{_state_cell(row.view, tiles)}</td></tr>"
-        )
-    out.append("</tbody></table>")
-    # 4. settlement
-    out.append("<h2 id='settlement'>4. Settlement</h2>")
-    if r.deltas is None:
-        out.append(f"<p>The rules give no settlement: the match is <b>{_e(r.status)}</b>.</p>")
-        if rep.server_deltas is not None:
-            out.append(f"<p>The server nevertheless recorded {_e(_fmt_deltas(rep.server_deltas))}.</p>")
-    else:
-        out.append(_bars_svg(players, r.deltas, r.recorded_deltas))
-        out.append("<table><thead><tr><th>seat</th><th>player</th><th class='num'>rules</th>")
-        if r.recorded_deltas is not None:
-            out.append("<th class='num'>server</th><th class='num'>difference</th>")
-        out.append("</tr></thead><tbody>")
-        for s, d in enumerate(r.deltas):
-            star = " ★" if s in r.winners else ""
-            name = _e(players[s]) if s < len(players) else ""
-            cells = f"<td>{s}</td><td>{name}{star}</td><td class='num'>{d:+d}</td>"
-            if r.recorded_deltas is not None:
-                rd = r.recorded_deltas[s]
-                gap = rd - d
-                cls = " class='num' style='color:#a12a1e;font-weight:700'" if gap else " class='num'"
-                cells += f"<td class='num'>{rd:+d}</td><td{cls}>{gap:+d}</td>"
-            out.append(f"<tr>{cells}</tr>")
-        out.append("</tbody></table>")
-        if rep.explanations:
-            out.append("<p><b>Why they differ:</b></p><ul class='explain'>")
-            out.extend(f"<li>{_e(x)}</li>" for x in rep.explanations)
-            out.append("</ul>")
-        elif r.settlement_matches is True:
-            out.append("<p><span class='badge b-ok'>✓ equal</span> The server's settlement equals the rules' settlement.</p>")
-        out.append("<p>Settlement lines (seat receives points from seat):</p>")
-        out.append("<table><thead><tr><th class='num'>#</th><th>kind</th><th>to</th><th>from</th><th class='num'>points</th><th>detail (fans, multipliers, factors)</th></tr></thead><tbody>")
-        for i, it in enumerate(r.items):
-            detail = {k: v for k, v in it.items() if k not in ("kind", "seat", "from", "points")}
-            det = " ".join(f"<span class='k'>{_e(k)}</span> <code>{_e(json.dumps(v, ensure_ascii=False))}</code>" for k, v in detail.items())
-            out.append(
-                f"<tr><td class='num'>{i + 1}</td><td>{_e(it['kind'])}</td><td>seat {it['seat']}</td><td>seat {it['from']}</td>"
-                f"<td class='num'>{it['points']}</td><td>{det}</td></tr>"
-            )
-        if not r.items:
-            out.append("<tr><td colspan='6'>no transfers (a void match)</td></tr>")
-        out.append("</tbody></table>")
-    # 5. verdict
-    out.append(f"<h2>5. Verdict</h2><p>{_e(rep.verdict)}</p>")
-    out.append(f"<p>Exit status of <code>paiju dispute</code>: <b>{rep.exit_code}</b>.</p>")
-    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    out.append(f"<footer>Generated by paiju dispute on {now}. Rules: shared/rules; contract: events.md.</footer>")
-    out.append("</main></body></html>")
-    return "\n".join(out)
+    first_bad = next((i for i, row in enumerate(rep.rows) if row.status in ("illegal", "unreadable")), None)
+    rows = [
+        {
+            "row": row, "first": i == first_bad, "seq": "" if row.seq is None else str(row.seq),
+            "event": _event_data(row.event, players, tiles), "state": _state_data(row.view, tiles),
+        }
+        for i, row in enumerate(rep.rows)
+    ]  # fmt: skip
+    items = [
+        {"n": i + 1, "it": it, "detail": [(k, json.dumps(v, ensure_ascii=False)) for k, v in it.items()
+                                          if k not in ("kind", "seat", "from", "points")]}
+        for i, it in enumerate(r.items)
+    ]  # fmt: skip
+    seats = []
+    for s, d in enumerate(r.deltas or []):
+        rd = r.recorded_deltas[s] if r.recorded_deltas is not None else None
+        seats.append({"seat": s, "name": players[s] if s < len(players) else "", "star": s in r.winners,
+                      "rules": f"{d:+d}", "server": None if rd is None else f"{rd:+d}",
+                      "gap": None if rd is None else rd - d})  # fmt: skip
+    page = _env().get_template("dispute.html.j2").render(
+            rep=rep, r=r, players=players, rows=rows, items=items, seats=seats,
+            bars=_bars(players, r.deltas, r.recorded_deltas) if r.deltas is not None else None,
+            options=[(n, json.dumps(v, ensure_ascii=False), json.dumps(d, ensure_ascii=False), m, by)
+                     for n, v, d, m, by in rep.options],
+            rejects=[{**rj, "raw": str(rj.get("raw", ""))[:300]} for rj in rep.rejects],
+        now=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )  # fmt: skip
+    return str(page)
 
 
 def render_dispute_html(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = "") -> str:
@@ -771,7 +670,9 @@ def load_from_logs(paths: Sequence[str], match_id: str) -> list[Entry]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("match_id", metavar="MATCH_ID", help="the match to report on")
     p.add_argument("--lake", default="lake", help="the lake directory (default ./lake)")
-    p.add_argument("--log", nargs="+", metavar="PATH", help="read the match from these .jsonl(.gz) logs instead of the lake")
+    p.add_argument(
+        "--log", nargs="+", metavar="PATH", help="read the match from these .jsonl(.gz) logs instead of the lake"
+    )
     p.add_argument("--out", help="the HTML file to write (default dispute-MATCH_ID.html)")
     p.add_argument("--json", action="store_true", help="print the verdict as one JSON line instead of text")
 

@@ -20,7 +20,9 @@ from dashboard.common import lake_dir  # noqa: E402
 HERE = Path(__file__).resolve().parent
 PAGES = [
     ("views/overview.py", "Overview", ":material/dashboard:", "overview"),
+    ("views/search.py", "Search", ":material/search:", "search"),
     ("views/replay.py", "Replay", ":material/replay:", "replay"),
+    ("views/player.py", "Player", ":material/person:", "player"),
     ("views/winrates.py", "Win rates", ":material/trophy:", "winrates"),
     ("views/fans.py", "Fans and scores", ":material/bar_chart:", "fans"),
     ("views/lab.py", "House-rules lab", ":material/science:", "lab"),

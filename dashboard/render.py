@@ -139,3 +139,18 @@ def move_text(payload: Mapping[str, Any]) -> str:
 def text_of(value: Any) -> str:
     """Escaped text for any view value that is not a card list."""
     return html.escape(str(value))
+
+
+CONSOLE_CSS = """
+<style>
+.pj-phase{margin:2px 0 6px}
+.pj-lab{font-size:12px;color:#555;margin-right:4px}
+.pj-gap{display:inline-block;width:14px}
+.pj-groups{display:flex;flex-wrap:wrap;gap:4px 18px;align-items:center}
+.pj-group{display:flex;align-items:center;gap:4px}
+.pj-line{margin:3px 0;display:flex;flex-wrap:wrap;align-items:center;gap:4px}
+.pj-centre{background:#f6f6f6}
+.pj-meld small{display:block;font-size:10px;color:#555;text-align:center}
+.pj-meld{flex-direction:column}
+</style>
+"""

@@ -140,9 +140,9 @@ def test_replay_highlights_the_first_illegal_event(monkeypatch: pytest.MonkeyPat
 def test_replay_marks_mismatch_and_broken_chain(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:
     at = _app(monkeypatch, lake["lake"], "replay", match="mismatch-1")
     assert "differs from the engine" in _text(at)
-    table = next(df.value for df in at.dataframe if "recorded − engine" in df.value.columns)
-    assert list(table["recorded − engine"][:2]) == [5, -5]
-    assert (table[""] == "≠ MISMATCH").sum() == 2
+    table = next(t.value for t in at.table if "server − engine" in t.value.columns)  # the Replay console (issue 16)
+    assert list(table["server − engine"][:2]) == ["+5", "-5"]
+    assert (table["check"] == "≠ MISMATCH").sum() == 2
     assert at.get("download_button"), "the evidence report download is offered"
     at = _app(monkeypatch, lake["lake"], "replay", match="edited-1")
     assert "hash chain BROKEN" in _text(at) and "bad_hash" in _text(at)
@@ -151,9 +151,9 @@ def test_replay_marks_mismatch_and_broken_chain(monkeypatch: pytest.MonkeyPatch,
 def test_replay_unknown_match_is_a_message(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:
     at = _app(monkeypatch, lake["lake"], "replay", match="no-such-match-42", step="3")
     assert "no match with the id or player `no-such-match-42`" in _text(at)
-    # a step that is no number is ignored: an invalid match opens at its refused event
+    # a step that is no number is ignored: a match opens at the deal (issue 16), the refusal named at the top
     at = _app(monkeypatch, lake["lake"], "replay", match="bad-turn-1", step="not-a-number")
-    assert f"Step {lake['bad_seq']} of" in _text(at) and "REFUSED" in _text(at)
+    assert "Step 1 of" in _text(at) and "first illegal event" in _text(at)
     at = _app(monkeypatch, lake["lake"], "replay", match="bad-turn-1", step="0")
     assert "Step 0 of" in _text(at)
 

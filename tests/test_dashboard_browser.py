@@ -58,23 +58,11 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 90) 
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     if not dashboard_lake.games():
         pytest.skip("no game engine is available in this build yet")
-    from dashboard.cli import command, environment
+    from tests.console_lake import serve
 
     lake = dashboard_lake.build(tmp_path_factory.mktemp("browser"))
-    port = _free_port()
-    proc = subprocess.Popen(
-        command(port, "127.0.0.1"), env=environment(lake["lake"]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
+    with serve(lake["lake"]) as url:
         yield url, lake
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _hands(page: Any) -> dict[int, list[str]]:

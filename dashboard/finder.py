@@ -1,0 +1,177 @@
+"""Finding matches and players from any page: links, cached searches, result rows (issue 16).
+
+`replay_url` / `player_url` build the deep links (relative, so the app works under a path prefix);
+`player_link_column` is the column config every table that names a player can use; `quick_pick`
+is the Replay page's search box. The SQL lives in `analytics.search` (bound parameters only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from analytics import search
+from dashboard.common import TTL, _open, lake
+
+PAGE_SIZE = 50
+
+
+def replay_url(match_id: str, step: int | None = None, seat: int | None = None) -> str:
+    """`replay?match=…&step=…&seat=…` (seat omitted: everyone's view)."""
+    q: dict[str, Any] = {"match": match_id}
+    if step is not None:
+        q["step"] = int(step)
+    if seat is not None:
+        q["seat"] = int(seat)
+    return "replay?" + urlencode(q)
+
+
+def player_url(player: str) -> str:
+    return "player?" + urlencode({"name": player})
+
+
+def player_link_column(label: str = "player") -> Any:
+    """A dataframe column of `player_url` links that shows the player's name."""
+    return st.column_config.LinkColumn(label, display_text=r"name=([^&]*)")
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
+    return search.find(_open(path, gen).cursor(), f, limit=limit, offset=offset)
+
+
+def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
+    """The true number of matches fitting `f` and one page of them (cached per lake generation)."""
+    path, gen = lake()
+    return _search(path, gen, f, limit, offset)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
+def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    con = _open(path, gen).cursor()
+    return (search.player_summary(con, player), search.player_roles(con, player), search.player_trend(con, player),
+            search.player_recent(con, player))  # fmt: skip
+
+
+def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    path, gen = lake()
+    return _player(path, gen, player)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _exact(path: str, gen: int, text: str) -> str | None:
+    return search.exact_id(_open(path, gen).cursor(), text)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=8)
+def _games(path: str, gen: int) -> list[str]:
+    return search.games(_open(path, gen).cursor())
+
+
+def games() -> list[str]:
+    path, gen = lake()
+    return _games(path, gen)
+
+
+def _is_missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and x != x) or x is pd.NA or x is pd.NaT
+
+
+def _seq(x: Any) -> list[Any]:
+    return [] if _is_missing(x) else list(x)
+
+
+def _signed(x: Any) -> str:
+    return "—" if _is_missing(x) else f"{int(x):+d}"
+
+
+def result_of(row: Any, seat: int) -> str:
+    """One seat's result in words: `won +12`, `lost −6`, `no result (invalid)`."""
+    deltas = _seq(row.get("seat_deltas"))
+    winners = _seq(row.get("winners"))
+    if row.get("status") != "finished" or seat >= len(deltas) or _is_missing(deltas[seat]):
+        rec = _seq(row.get("seat_recorded"))
+        charged = f"; the server charged {_signed(rec[seat])}" if seat < len(rec) and not _is_missing(rec[seat]) else ""
+        return f"no result ({row.get('status')}){charged}"
+    if not winners:
+        return f"draw {_signed(deltas[seat])}"
+    return f"{'won' if seat in winners else 'lost'} {_signed(deltas[seat])}"
+
+
+def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Search results for a table: links, the players by name, the searched player's result."""
+    rows = []
+    for rec in found:
+        players = [str(p) for p in _seq(rec.get("players"))]
+        roles = _seq(rec.get("roles"))
+        hit = rec.get("hit_seat")
+        if not _is_missing(hit):
+            s = int(hit)
+            role = f", {roles[s]}" if s < len(roles) and not _is_missing(roles[s]) else ""
+            name = players[s] if s < len(players) else f"seat {s}"
+            result = f"{name} (seat {s}{role}): {result_of(rec, s)}"
+        else:
+            winners = [players[w] if w < len(players) else f"seat {w}" for w in _seq(rec.get("winners"))]
+            result = ("won by " + ", ".join(winners)) if winners else (
+                "no winner" if rec.get("status") == "finished" else f"no result ({rec.get('status')})")
+        flags = []
+        if rec.get("settlement_matches") is False:
+            flags.append("settlement mismatch")
+        if rec.get("chain_ok") is False:
+            flags.append("broken chain")
+        if not _is_missing(rec.get("error_code")):
+            flags.append(f"{rec['error_code']} at seq {int(rec['error_seq'])}" if not _is_missing(rec.get("error_seq")) else str(rec["error_code"]))
+        rows.append({
+            "match": replay_url(str(rec["match_id"])), "game": rec.get("game") or "",
+            "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "status": rec.get("status") or "",
+            "result": result, "players": ", ".join(players), "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]),
+            "flags": "; ".join(flags),
+            "first player": player_url(players[int(hit) if not _is_missing(hit) else 0]) if players else None,
+        })  # fmt: skip
+    return rows
+
+
+RESULT_COLUMNS = {
+    "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)"),
+    "first player": st.column_config.LinkColumn("player page", display_text=r"name=([^&]*)"),
+}
+
+
+def quick_pick() -> str | None:
+    """The Replay page's search box: a match id or part of one, or a player (any case)."""
+    qp_match = st.query_params.get("match", "")
+    text = st.text_input(
+        "Match id or player", value=qp_match, key="replay_search", placeholder="e.g. sim-ddz-1-000004, illegal, or bo"
+    ).strip()
+    if not text:
+        st.info("type a match id, part of one, or a player's name (the Search page has filters)")
+        return None
+    exact = _exact(*lake(), text)
+    if exact is not None:
+        return exact
+    total, found = find(search.Filters(text=text), limit=PAGE_SIZE)
+    ids = [str(r["match_id"]) for r in found]
+    if not ids:
+        st.warning(f"no match with the id or player `{text}` in the lake (searched: part of an id or a name, any case)")
+        return None
+    rows = {r["match"]: r for r in result_rows(found)}
+    labels = {mid: f"{mid} · {r['game']} · {r['status']} · {r['result']}" for mid, r in zip(ids, rows.values(), strict=True)}
+    more = f" (the first {len(ids)} shown: see all on the Search page)" if total > len(ids) else ""
+    st.caption(f"{total} match{'es' if total != 1 else ''} for `{text}`{more}")
+    return st.selectbox("Match", ids, format_func=lambda m: labels.get(m, m), key="replay_pick")
+
+
+def open_picker(found: list[dict[str, Any]], key: str) -> None:
+    """Pick one of the listed matches and open it in Replay (a real link: same tab, deep-linkable)."""
+    if not found:
+        return
+    rows = result_rows(found)
+    ids = [str(r["match_id"]) for r in found]
+    labels = {mid: f"{mid} · {r['game']} · {r['status']} · {r['result']}" for mid, r in zip(ids, rows, strict=True)}
+    c1, c2 = st.columns([4, 1])
+    mid = c1.selectbox("Open a match of this page", ids, format_func=lambda m: labels.get(m, m), key=key)
+    if mid is not None:
+        c2.page_link("views/replay.py", label="Open in Replay ›", icon=":material/replay:", query_params={"match": mid})

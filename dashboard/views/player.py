@@ -1,0 +1,61 @@
+"""Player: one player's matches, results by role and trend. Deep link: `/player?name=NAME`."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics.search import Filters
+from dashboard.common import guarded
+from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, find, open_picker, player_stats, result_rows
+
+
+def body() -> None:
+    name = st.text_input("Player (exact name)", value=st.query_params.get("name", ""), key="player_name").strip()
+    if not name:
+        st.info("type a player's exact name, or open a player from a table (Search, Replay)")
+        return
+    st.query_params["name"] = name
+    summary, roles, trend, recent = player_stats(name)
+    if not summary.get("matches"):
+        st.warning(f"no player named `{name}` in the lake (names are exact here; the Search page finds parts of names)")
+        return
+    st.subheader(name)
+    c = st.columns(5)
+    c[0].metric("Matches", f"{summary['matches']:,}")
+    c[1].metric("Finished", f"{summary['finished']:,}")
+    c[2].metric("Wins", f"{summary['wins']:,}")
+    c[3].metric("Points, total", f"{int(summary['total_delta']):+,}")
+    c[4].metric("Games", str(summary["games"]))
+    if summary.get("first_date"):
+        st.caption(f"played from {summary['first_date']} to {summary['last_date']}")
+    st.markdown("#### Results by role (decided matches; 95 % Wilson interval)")
+    if roles.empty:
+        st.caption("no decided match yet")
+    else:
+        shown = pd.DataFrame({
+            "game": roles["game"], "role": roles["role"], "matches": roles["matches"], "wins": roles["wins"],
+            "win rate": [f"{r:.1%}" for r in roles["rate"]],
+            "95 % interval": [f"{lo:.1%}–{hi:.1%}" for lo, hi in zip(roles["lo"], roles["hi"], strict=True)],
+            "points per match": [f"{m:+.2f}" for m in roles["mean_delta"].fillna(0)],
+            "points, total": [f"{int(t):+d}" for t in roles["total_delta"].fillna(0)],
+        })  # fmt: skip
+        st.dataframe(shown, hide_index=True, width="stretch")
+    if len(trend) >= 2:
+        st.markdown("#### Trend: points per day and their running total")
+        st.line_chart(trend.set_index("date")[["cumulative", "delta"]], height=260, x_label="day", y_label="points")
+    elif not recent.empty:
+        st.markdown(f"#### Trend: points over the last {len(recent)} matches and their running total")
+        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]], height=260, x_label="match (oldest first)",
+                      y_label="points")  # fmt: skip
+    total, _ = find(Filters(player=name), limit=1)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = int(st.number_input("Page", 1, pages, key="player_page")) if pages > 1 else 1
+    _, df = find(Filters(player=name), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    st.markdown(f"#### Matches ({total:,}, newest first)")
+    open_picker(df, "player_open")
+    st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)
+
+
+st.title("Player")
+guarded(body)
