@@ -15,7 +15,7 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:  # `streamlit run` puts only this file's folder on the path
     sys.path.insert(0, _ROOT)
 
-from dashboard.common import lake_dir  # noqa: E402
+from dashboard.common import cjk_fonts, lake_dir  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAGES = [
@@ -37,5 +37,6 @@ nav = st.navigation(
         for i, (path, title, icon, url) in enumerate(PAGES)
     ]
 )
+cjk_fonts()  # every page, the console's included: Chinese in the local Noto Sans CJK SC
 st.sidebar.caption(f"lake: `{lake_dir()}`")
 nav.run()
