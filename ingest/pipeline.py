@@ -14,7 +14,16 @@ Steps (all under the lake's lock, all new files written under `.staging/` first)
 4. replay: every other match that received an event is replayed with ALL its stored events, in
    batches, by the pure `ingest.tables.build_tables` in the pool; a match replayed before has
    its old rows dropped (the files holding them are rewritten without them);
-5. publish: files renamed into place, manifest swapped (`ingest.store.publish`), catalog rebuilt.
+5. publish: journal written, files renamed into place, manifest swapped, catalog rewritten, then
+   the replaced files removed (`ingest.store.publish`).
+
+Failures (issue 21): the worker processes start before the lake's lock is taken (none of them
+holds it) and die with the main process; a worker that dies ends the run with one line and
+nothing published; any I/O failure on the lake's side (a full disk, a read-only lake) ends in a
+`LakeError` naming the lake, with the previous state intact. A raw file whose bytes no longer
+match its name is replaced when the original is offered again. A lake whose listed files are
+missing or cut short, or whose manifest was edited, is refused (`paiju verify` says what,
+`paiju rebuild` repairs).
 
 Memory stays bounded: lines travel in fixed-size chunks with a bounded number in flight, the
 merge runs in DuckDB (which spills), and replay batches are read back from Parquet.
@@ -32,7 +41,8 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,13 +50,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine.procs import worker_init
 from engine.replay import Entry
-from engine.workers import process_pool
 from events import chain
 from events.models import AnyEvent
 from ingest import store
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
-from ingest.schema import DERIVED, schemas
+from ingest.schema import DERIVED, KEYS, schemas
 from ingest.tables import build_rows, build_tables
 
 CHUNK_LINES = 5000
@@ -77,13 +87,15 @@ class Summary:
     `matches` were replayed after the merge."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall time of each step: receive, parse, store, replay, publish."""
+    repaired: dict[str, tuple[Path, str]] = field(default_factory=dict)
+    """Stored raw files whose bytes no longer matched their name, replaced by this run's copy."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "skipped": self.skipped, "unreadable": self.unreadable, "lines": self.lines,
             "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
             "conflicts": self.conflicts, "matches": self.matches, "speculative": self.speculative,
-            "statuses": dict(self.statuses),
+            "statuses": dict(self.statuses), "repaired": sorted(self.repaired),
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }  # fmt: skip
 
@@ -285,27 +297,75 @@ def ingest(
     """
     lake = Path(lake)
     summary = Summary()
-    with store.locked(lake, wait=wait, on_wait=on_wait):
+    with _guarded(lake), _pool(workers) as pool, store.locked(lake, wait=wait, on_wait=on_wait):
         store.recover(lake)
-        manifest = store.read_manifest(lake)
+        manifest = _writable_manifest(lake)
         stage = store.new_staging(lake)
         try:
-            pool: Executor = process_pool(workers) if workers > 0 else _Inline()
-            # start every worker now, before DuckDB's threads exist in this process (fork safety)
-            for f in [pool.submit(os.getpid) for _ in range(max(workers, 1) * 2)]:
-                f.result()
-            with pool, _Progress(progress) as prog:
+            with _Progress(progress) as prog:
                 t0 = time.perf_counter()
                 received = _receive(paths, lake, manifest, stage, summary)
                 summary.seconds["receive"] = time.perf_counter() - t0
                 if received:
-                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer,
-                         speculate and replayer is None)
+                    run_id = hashlib.sha256(
+                        json.dumps([manifest.generation, [r.sha for r in received]]).encode()
+                    ).hexdigest()[:12]
+                    staged, replaced = _run(received, lake, manifest, stage, pool, prog, summary, run_id, chunk_lines,
+                                            batch_events, replayer, speculate and replayer is None)  # fmt: skip
+                    t0 = time.perf_counter()
+                    raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
+                    store.publish(lake, manifest, staged, replaced, raw)
+                    summary.seconds["publish"] = time.perf_counter() - t0
+                elif summary.repaired:
+                    store.publish(lake, manifest, {}, {}, summary.repaired)
         finally:
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (lake / store.STAGING).rmdir()
     return summary
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[Executor]:
+    """The worker processes, all started now: before the lake's lock is taken (so none of them
+    inherits it) and before DuckDB's threads exist in this process (fork safety). Each worker
+    dies with this process (`engine.procs.worker_init`)."""
+    if workers <= 0:
+        yield _Inline()
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_init)
+    with pool:
+        for f in [pool.submit(os.getpid) for _ in range(workers * 2)]:
+            f.result()
+        yield pool
+
+
+@contextlib.contextmanager
+def _guarded(lake: Path) -> Iterator[None]:
+    """Every failure of the machine (not of the input) as one LakeError naming the lake."""
+    import duckdb
+
+    try:
+        yield
+    except BrokenProcessPool:
+        raise store.LakeError(f"a worker process died (killed, or out of memory) while writing the lake {lake}; "
+                              "nothing was published, the lake is as it was; run the same command again") from None  # fmt: skip
+    except (OSError, duckdb.Error) as e:
+        raise store.LakeError(f"cannot write the lake {lake}: {store.io_reason(e)}; nothing was published, "
+                              "the lake is as it was") from None  # fmt: skip
+
+
+def _writable_manifest(lake: Path) -> store.Manifest:
+    """The manifest, after checking that the lake can be read as it is (else LakeError)."""
+    m = store.check_readable(lake)
+    if (lake / store.MANIFEST).exists():
+        problem = store.digest_problem((lake / store.MANIFEST).read_text(encoding="utf-8"))
+        if problem is not None and "no digest" not in problem:  # an older paiju's lake is taken as it is
+            raise store.LakeError(f"the lake {lake} is damaged: {store.MANIFEST}: {problem}; run 'paiju verify --lake {lake}', "
+                                  f"then 'paiju rebuild --lake {lake}'")  # fmt: skip
+    with contextlib.suppress(Exception):  # stale after a kill between the swap and its rewrite
+        store.refresh_catalog(lake, m)
+    return m
 
 
 @dataclass
@@ -318,7 +378,12 @@ class _Received:
 
 
 def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: Path, summary: Summary) -> list[_Received]:
-    """Hash and copy every new readable file to the staging raw/ (byte for byte)."""
+    """Hash and copy every new readable file to the staging raw/ (byte for byte).
+
+    A file the lake already holds is skipped, unless the stored copy's bytes no longer hash to
+    its name: then this copy replaces it (`Summary.repaired`). Failing to read a path is the
+    input's problem (`unreadable`); failing to write the copy is the lake's (an OSError).
+    """
     out: list[_Received] = []
     seen: set[str] = set()
     (stage / "raw").mkdir()
@@ -330,34 +395,63 @@ def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: 
         except OSError as e:
             summary.unreadable.append(f"{p}: {e.strerror or e}")
             continue
-        if sha in manifest.raw or sha in seen:
+        if sha in seen or (sha in manifest.raw and _raw_whole(lake, sha)):
             summary.skipped += 1
             continue
         seen.add(sha)
         dest = stage / "raw" / sha
         try:
-            shutil.copyfile(p, dest)
-            sha2, _ = _sha256_file(str(dest))
+            src = open(p, "rb")  # noqa: SIM115 - closed below; read errors are the input's
         except OSError as e:
             summary.unreadable.append(f"{p}: {e.strerror or e}")
             continue
+        with src, open(dest, "wb") as f:
+            while True:
+                try:
+                    block = src.read(1 << 20)
+                except OSError as e:
+                    summary.unreadable.append(f"{p}: {e.strerror or e}")
+                    block = None
+                    break
+                if not block:
+                    break
+                f.write(block)
+        if block is None:
+            dest.unlink()
+            continue
+        sha2, size = _sha256_file(str(dest))
         if sha2 != sha:  # the file changed while we read it: take what was copied
             os.replace(dest, stage / "raw" / sha2)
             sha = sha2
             dest = stage / "raw" / sha
+            if sha in manifest.raw and _raw_whole(lake, sha):
+                dest.unlink()
+                summary.skipped += 1
+                continue
+        if sha in manifest.raw:
+            summary.repaired[sha] = (dest, manifest.raw[sha])
+            continue
         out.append(_Received(sha, os.path.basename(p), size, dest, len(out)))
     summary.files = len(out)
     return out
 
 
+def _raw_whole(lake: Path, sha: str) -> bool:
+    """Whether the stored raw file's bytes still hash to its name."""
+    try:
+        return _sha256_file(str(lake / store.RAW / sha))[0] == sha
+    except OSError:
+        return False
+
+
 def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
-         prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int,
-         replayer: Replayer | None = None, speculate: bool = False) -> None:  # fmt: skip
+         prog: _Progress, summary: Summary, run_id: str, chunk_lines: int, batch_events: int,
+         replayer: Replayer | None = None,
+         speculate: bool = False) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
+    """Parse, store and replay the received files against `manifest`'s tables; returns what to
+    publish: the staged files per table and the listed files they replace."""
     import duckdb
 
-    run_id = hashlib.sha256(
-        json.dumps([manifest.generation, [r.sha for r in received]]).encode()
-    ).hexdigest()[:12]
     out = str(stage)
     t0 = time.perf_counter()
     # ---- parse, in the pool, with a bounded number of chunks in flight
@@ -411,14 +505,11 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     _write(files, stage / "out" / "files" / f"part-{run_id}.parquet")
     staged.setdefault("files", []).append((stage / "out" / "files" / f"part-{run_id}.parquet", f"files/part-{run_id}.parquet"))
     summary.lines = sum(s[0] for s in file_stats.values())
-    summary.replaced_files = sum(len(v) for v in replaced.values())
-    raw = {r.sha: (r.staged, r.name) for r in received}
     if dropped:
         replaced.setdefault("events", []).extend(dropped)
-    new_manifest = store.publish(lake, manifest, staged, replaced, raw)
-    with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
-        store.write_catalog(lake, new_manifest)
-    summary.seconds["publish"] = time.perf_counter() - t0
+    summary.replaced_files = sum(len(v) for v in replaced.values())
+    summary.seconds["files"] = time.perf_counter() - t0
+    return staged, replaced
 
 
 def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> list[str]:
@@ -633,8 +724,7 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
         if sources:
             dest = out / table / f"part-{run_id}.parquet"
             dest.parent.mkdir(parents=True, exist_ok=True)
-            key = "match_id, seat" if table == "seats" else "match_id, item_no" if table == "items" else (
-                "match_id, win_no, fan_id" if table == "fans" else "match_id")  # fmt: skip
+            key = ", ".join(KEYS[table])
             rows = " UNION ALL BY NAME ".join(sources)
             if not con.execute(f"SELECT count(*) FROM ({rows})").fetchone()[0]:
                 continue
