@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             ("files stored", s.files), ("files already stored", s.skipped), ("unreadable paths", len(s.unreadable)),
             ("lines read", s.lines), ("events stored", s.events), ("identical re-sends", s.duplicates),
             ("rejected lines", s.rejected), ("conflicts", s.conflicts), ("matches replayed", s.matches),
-            ("  of them while parsing", s.speculative),
+            ("  of them while parsing", s.speculative), ("raw files repaired", len(s.repaired)),
         ] + [(f"  {k}", v) for k, v in sorted(s.statuses.items())]  # fmt: skip
         for k, v in rows:
             t.add_row(k, str(v))

@@ -446,10 +446,11 @@ def _raw_whole(lake: Path, sha: str) -> bool:
 
 def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
          prog: _Progress, summary: Summary, run_id: str, chunk_lines: int, batch_events: int,
-         replayer: Replayer | None = None,
-         speculate: bool = False) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
+         replayer: Replayer | None = None, speculate: bool = False,
+         replay: bool = True) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
     """Parse, store and replay the received files against `manifest`'s tables; returns what to
-    publish: the staged files per table and the listed files they replace."""
+    publish: the staged files per table and the listed files they replace. Without `replay`
+    only `stage/out/` is written (events, rejects, files: what `paiju verify` compares)."""
     import duckdb
 
     out = str(stage)
@@ -488,7 +489,8 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         dropped = _store_events(con, lake, manifest, stage, run_id, summary)
         summary.seconds["store"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer)
+        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer) \
+            if replay else ({}, {})
         summary.seconds["replay"] = time.perf_counter() - t0
     finally:
         con.close()
@@ -610,6 +612,42 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     return dropped
 
 
+def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
+              done: Callable[[int, dict[str, int]], None]) -> None:  # fmt: skip
+    """Replay every match of a `match_id, seq, line` Parquet file (ordered by match_id, seq) in
+    batches of whole matches on the pool (`build_job` → `stage/build/<table>/*.parquet`);
+    `done(matches, statuses)` after each batch."""
+    import pyarrow.compute as pc
+
+    pending: list[Future[tuple[int, dict[str, int]]]] = []
+    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
+
+    def drain(keep: int) -> None:
+        while len(pending) > keep:
+            done(*pending.pop(0).result())
+
+    carry: pa.Table | None = None
+    batch_no = 0
+    for rb in pq.ParquetFile(events_path).iter_batches(batch_size=batch_events):
+        t = pa.Table.from_batches([rb])
+        if carry is not None:
+            t = pa.concat_tables([carry, t])
+        mids = t.column("match_id")
+        last = mids[len(mids) - 1].as_py()
+        # cut at the start of the last match (it may continue in the next record batch)
+        first_of_last = pc.index(mids, last).as_py()
+        if first_of_last == 0:
+            carry = t
+            continue
+        carry = t.slice(first_of_last)
+        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
+        batch_no += 1
+        drain(limit)
+    if carry is not None and carry.num_rows:
+        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
+    drain(0)
+
+
 def _empty_select(table: str) -> str:
     return store.empty_select(schemas()[table])
 
@@ -657,42 +695,14 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
                   ORDER BY match_id, seq)
             TO {_q(touched_path)} (FORMAT parquet, ROW_GROUP_SIZE 20000)"""
     )
-    pending: list[Future[tuple[int, dict[str, int]]]] = []
-    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
-
-    def drain(keep: int) -> None:
-        while len(pending) > keep:
-            n, st = pending.pop(0).result()
-            summary.statuses.update(st)
-            prog.advance(t_replay, n)
-
-    if replayer is not None:  # the scale-out runner replays everything; the loop below gets nothing
-        n, st = replayer(touched_path, stage)
+    def done(n: int, st: dict[str, int]) -> None:
         summary.statuses.update(st)
         prog.advance(t_replay, n)
-    carry: pa.Table | None = None
-    batch_no = 0
-    batches = iter(()) if replayer is not None else pq.ParquetFile(touched_path).iter_batches(batch_size=batch_events)
-    for rb in batches:
-        t = pa.Table.from_batches([rb])
-        if carry is not None:
-            t = pa.concat_tables([carry, t])
-        mids = t.column("match_id")
-        last = mids[len(mids) - 1].as_py()
-        # cut at the start of the last match (it may continue in the next record batch)
-        import pyarrow.compute as pc
 
-        first_of_last = pc.index(mids, last).as_py()
-        if first_of_last == 0:
-            carry = t
-            continue
-        carry = t.slice(first_of_last)
-        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
-        batch_no += 1
-        drain(limit)
-    if carry is not None and carry.num_rows:
-        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
-    drain(0)
+    if replayer is not None:  # the scale-out runner replays everything
+        done(*replayer(touched_path, stage))
+    else:
+        build_all(touched_path, stage, pool, batch_events, done)
     build = stage / "build"
     # files of the derived tables that hold rows of a re-replayed match are rewritten without them
     for table in DERIVED:
