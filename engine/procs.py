@@ -85,7 +85,7 @@ def run_child(cmd: Sequence[str], env: dict[str, str] | None = None, grace: floa
     previous = {s: signal.signal(s, _raise_stop) for s in STOP_SIGNALS}
     proc: subprocess.Popen[bytes] | None = None
     try:
-        proc = subprocess.Popen(list(cmd), env=env, start_new_session=True)
+        proc = subprocess.Popen(list(cmd), env=env, start_new_session=True, preexec_fn=die_with_parent)
         return proc.wait()
     except (Stopped, KeyboardInterrupt):
         return 0
