@@ -89,6 +89,10 @@ class Summary:
     """Wall time of each step: receive, parse, store, replay, publish."""
     repaired: dict[str, tuple[Path, str]] = field(default_factory=dict)
     """Stored raw files whose bytes no longer matched their name, replaced by this run's copy."""
+    set_aside: int = 0
+    step: str = "open"
+    """The step running (a key of `STEPS`): what a failure message names."""
+    """(rebuild) unlisted files moved out of the table folders."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -297,13 +301,14 @@ def ingest(
     """
     lake = Path(lake)
     summary = Summary()
-    with _guarded(lake), _pool(workers) as pool, store.locked(lake, wait=wait, on_wait=on_wait):
+    with _guarded(lake, summary), _pool(workers) as pool, store.locked(lake, wait=wait, on_wait=on_wait):
         store.recover(lake)
         manifest = _writable_manifest(lake)
         stage = store.new_staging(lake)
         try:
             with _Progress(progress) as prog:
                 t0 = time.perf_counter()
+                summary.step = "receive"
                 received = _receive(paths, lake, manifest, stage, summary)
                 summary.seconds["receive"] = time.perf_counter() - t0
                 if received:
@@ -313,12 +318,15 @@ def ingest(
                     staged, replaced = _run(received, lake, manifest, stage, pool, prog, summary, run_id, chunk_lines,
                                             batch_events, replayer, speculate and replayer is None)  # fmt: skip
                     t0 = time.perf_counter()
+                    summary.step = "publish"
                     raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
                     store.publish(lake, manifest, staged, replaced, raw)
                     summary.seconds["publish"] = time.perf_counter() - t0
                 elif summary.repaired:
+                    summary.step = "publish"
                     store.publish(lake, manifest, {}, {}, summary.repaired)
         finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # no worker writes into the stage any more
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (lake / store.STAGING).rmdir()
@@ -340,18 +348,27 @@ def _pool(workers: int) -> Iterator[Executor]:
         yield pool
 
 
+STEPS: dict[str, str] = {"open": "opening it", "receive": "receiving the files", "parse": "parsing", "store": "storing the events",
+                         "replay": "replaying", "files": "writing the files table", "publish": "publishing"}  # fmt: skip
+"""The steps of a run (`Summary.seconds` keys) and how a failure message names them."""
+
+
 @contextlib.contextmanager
-def _guarded(lake: Path) -> Iterator[None]:
-    """Every failure of the machine (not of the input) as one LakeError naming the lake."""
+def _guarded(lake: Path, summary: Summary | None = None) -> Iterator[None]:
+    """Every failure of the machine (not of the input) as one LakeError naming the lake and the
+    step that failed (the first step without a time in `summary.seconds`)."""
     import duckdb
+
+    def step() -> str:
+        return f" while {STEPS[summary.step]}" if summary is not None else ""
 
     try:
         yield
     except BrokenProcessPool:
-        raise store.LakeError(f"a worker process died (killed, or out of memory) while writing the lake {lake}; "
+        raise store.LakeError(f"a worker process died (killed, or out of memory) while writing the lake {lake}{step()}; "
                               "nothing was published, the lake is as it was; run the same command again") from None  # fmt: skip
     except (OSError, duckdb.Error) as e:
-        raise store.LakeError(f"cannot write the lake {lake}: {store.io_reason(e)}; nothing was published, "
+        raise store.LakeError(f"cannot write the lake {lake}{step()}: {store.io_reason(e)}; nothing was published, "
                               "the lake is as it was") from None  # fmt: skip
 
 
@@ -455,6 +472,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
 
     out = str(stage)
     t0 = time.perf_counter()
+    summary.step = "parse"
     # ---- parse, in the pool, with a bounded number of chunks in flight
     file_stats: dict[str, list[int]] = {r.sha: [0, 0, 0] for r in received}
     total_bytes = sum(r.size for r in received)
@@ -486,15 +504,18 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
         t0 = time.perf_counter()
+        summary.step = "store"
         dropped = _store_events(con, lake, manifest, stage, run_id, summary)
         summary.seconds["store"] = time.perf_counter() - t0
         t0 = time.perf_counter()
+        summary.step = "replay"
         staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer) \
             if replay else ({}, {})
         summary.seconds["replay"] = time.perf_counter() - t0
     finally:
         con.close()
     t0 = time.perf_counter()
+    summary.step = "files"
     # ---- the files table
     files = pa.table(
         {

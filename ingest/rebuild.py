@@ -6,7 +6,8 @@ by the same code as an ingest (`ingest.pipeline._run`), and published like one (
 manifest swap, catalog, then the old files retired). Since the first event at a
 `(match_id, seq)` wins by arrival order, one run over every file in that order stores exactly
 the events the incremental ingests stored, so the tables are row for row what they built
-(tests/test_reliability_lake.py). raw/ is only read.
+(tests/test_reliability_lake.py). raw/ is only read. Files in a table's folder that the manifest does not list are not deleted
+(nothing proves who wrote them): they are moved to `.unlisted/gen-<generation>/`, keeping their path.
 
 Exit status: 0 rebuilt; 2 the lake cannot be rebuilt (a raw file damaged: offer the original
 again with `paiju ingest`; a disk full; the lake busy with `--no-wait`).
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from ingest import store
 from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _guarded, _pool, _Progress, _raw_whole, _Received, _run
+from ingest.schema import TABLES
 
 
 def _base(lake: Path) -> store.Manifest:
@@ -43,6 +45,27 @@ def _base(lake: Path) -> store.Manifest:
     return m
 
 
+UNLISTED = ".unlisted"
+
+
+def _set_aside(lake: Path, m: store.Manifest) -> int:
+    """Move every unlisted file out of the table folders (kept under `.unlisted/`)."""
+    listed = set(m.files())
+    n = 0
+    for t in TABLES:
+        root = lake / t
+        if not root.is_dir():
+            continue
+        for p in sorted(root.rglob("*")):
+            rel = p.relative_to(lake).as_posix()
+            if p.is_file() and rel not in listed:
+                dest = lake / UNLISTED / f"gen-{m.generation}" / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(p, dest)
+                n += 1
+    return n
+
+
 def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: bool = False,
             chunk_lines: int = CHUNK_LINES, batch_events: int = BATCH_EVENTS) -> Summary:  # fmt: skip
     """Rebuild every table of `lake` from its raw files and publish the result atomically."""
@@ -50,7 +73,7 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
     if not (lake / store.MANIFEST).exists() and not (lake / store.RAW).is_dir():
         raise store.LakeError(f"no lake at {lake} (no {store.MANIFEST}, no raw/)")
     summary = Summary()
-    with _guarded(lake), _pool(workers) as pool, store.locked(lake, wait=wait):
+    with _guarded(lake, summary), _pool(workers) as pool, store.locked(lake, wait=wait):
         store.recover(lake)
         old = _base(lake)
         bad = [sha for sha in old.received if not _raw_whole(lake, sha)]
@@ -64,6 +87,7 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
             _Received(sha, old.raw[sha], os.path.getsize(lake / store.RAW / sha), lake / store.RAW / sha, i)
             for i, sha in enumerate(old.received)
         ]  # fmt: skip
+        summary.set_aside = _set_aside(lake, old)
         stage = store.new_staging(lake)
         try:
             staged: dict[str, list[tuple[Path, str]]] = {}
@@ -74,8 +98,10 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
                                      chunk_lines, batch_events, None, True)  # fmt: skip
             summary.files = len(received)
             replaced = {t: list(v) for t, v in old.tables.items() if v}
+            summary.step = "publish"
             store.publish(lake, old, staged, replaced, {})
         finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # no worker writes into the stage any more
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (lake / store.STAGING).rmdir()
@@ -104,4 +130,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"paiju rebuild: {args.lake} rebuilt from {s.files} raw files: {s.events} events, {s.matches} matches, "
               f"{s.rejected} rejected lines ({s.conflicts} conflicts)")  # fmt: skip
+        if s.set_aside:
+            print(f"paiju rebuild: {s.set_aside} files the manifest did not list were moved to {Path(args.lake) / UNLISTED}")
     return 0

@@ -63,13 +63,13 @@ class LakeError(UsageError):
 
 def io_reason(e: BaseException) -> str:
     """The short reason of an I/O failure: the strerror of an OSError, else the first line."""
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     for known in ("No space left on device", "Read-only file system", "Permission denied", "Disk quota exceeded",
                   "File too large"):  # fmt: skip
-        if known in text:
+        if known in str(e):
             return known
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
     return text[:200]
 
 

@@ -260,7 +260,7 @@ def _compare(con: Any, lake: Path, table: str, stored: str, expected: str, what:
         ek = {k: d[f"ek_{k}"] for k in key}
         src = _rel(lake, d["src"])
         if d[f"ek_{key[0]}"] is None:
-            r.add(Finding(f"{table} rows", src, sk.get("match_id"), f"{table} row {_show(sk)} derives from no {what}"))
+            r.add(Finding(f"{table} rows", src, sk.get("match_id"), f"{table} row {_show(sk)} derives from nothing in {what}"))
             continue
         if d[f"sk_{key[0]}"] is None:
             r.add(Finding(f"{table} rows", None, ek.get("match_id"), f"{table} has no row {_show(ek)}, which {what} give"))
@@ -351,7 +351,7 @@ def verify(lake: str | Path, *, workers: int = 0) -> Report:
                     if t in bad_tables:
                         r.notes.append(f"{t} rows were not compared: a file of the table is damaged")
                         continue
-                    _compare(con, lake, t, stored[t], _source(exp[t], t, False), "raw file lines", r)
+                    _compare(con, lake, t, stored[t], _source(exp[t], t, False), "the raw files", r)
             if "events" in bad_tables:
                 r.notes.append("the tables were not compared with the stored events: an events file is damaged")
             else:
@@ -363,7 +363,7 @@ def verify(lake: str | Path, *, workers: int = 0) -> Report:
                     e = _source(exp[t], t, False)
                     if t == "rules":
                         e = f"SELECT rules_id, any_value(game) AS game, any_value(preset) AS preset, any_value(options) AS options FROM ({e}) GROUP BY rules_id"
-                    _compare(con, lake, t, stored[t], e, "its stored events", r)
+                    _compare(con, lake, t, stored[t], e, "the stored events", r)
             for t in TABLES:
                 r.checked[f"{t} rows"] = con.execute(f"SELECT count(*) FROM ({stored[t]})").fetchone()[0]
     except (OSError, duckdb.Error) as e:
