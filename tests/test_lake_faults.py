@@ -343,7 +343,8 @@ def _catalog_counts(lake: Path, cwd: Path | None = None) -> dict[str, int]:
 
 def test_the_catalog_of_a_copied_lake_reads_its_own_files(lake: Path, tmp_path: Path, built: Any) -> None:
     """`catalog.duckdb` held absolute paths, so a copied lake read the original."""
-    expected = {t: len(v) for t, v in built[1].items()}
+    ingest([str(write_log(tmp_path / "x.jsonl", many_matches(3, "cp")))], lake, workers=0)  # its catalog: written here
+    expected = {t: open_lake(lake).execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
     copy = tmp_path / "copy"
     shutil.copytree(lake, copy)
     shutil.rmtree(lake)
@@ -535,3 +536,89 @@ def test_the_dashboard_stops_with_its_streamlit_child_on_a_signal(built: Any, si
         for pid in [proc.pid, *_children(proc.pid)]:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
+
+
+# ------------------------------------------------------------------ the property: kills, re-runs, verify, rebuild
+
+EXAMPLES = int(os.environ.get("PAIJU_LAKE_EXAMPLES", "3"))
+"""Hypothesis examples per CI run; `PAIJU_LAKE_EXAMPLES=30` for a long run."""
+KILLS = ("none", "main", "worker", "group")
+
+
+@pytest.fixture(scope="module")
+def prop_logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], float]:
+    """Three files (one re-sending, one conflicting with the others), and how long an ingest of
+    the biggest one takes (to spread the kills over a whole run)."""
+    d = tmp_path_factory.mktemp("prop")
+    ms = many_matches(300, "p")
+    a = write_log(d / "a.jsonl", ms[:200])
+    b = write_log(d / "b.jsonl", ms[160:300])
+    lines = [event_to_json(e) for e in ms[210]]
+    bad = json.loads(lines[4])
+    bad["ts"] = "2032-02-02T00:00:00Z"
+    bad.pop("hash", None)
+    c = d / "c.jsonl"
+    c.write_text(json.dumps(bad) + "\n{oops\n" + "\n".join(event_to_json(e) for m in many_matches(20, "q") for e in m) + "\n")
+    t0 = time.monotonic()
+    lake = d / "timing"
+    proc = _start([a], lake)
+    assert proc.wait(timeout=300) == 0
+    return [a, b, c], time.monotonic() - t0
+
+
+def _kill(proc: subprocess.Popen[str], how: str) -> None:
+    if how == "main":
+        os.kill(proc.pid, signal.SIGKILL)
+    elif how == "group":
+        os.killpg(proc.pid, signal.SIGKILL)
+    elif how == "worker":
+        kids = _children(proc.pid)
+        if kids:
+            os.kill(max(kids), signal.SIGKILL)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_step = st.tuples(st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True), st.sampled_from(KILLS),
+                  st.floats(0.0, 1.2))  # fmt: skip
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(steps=st.lists(_step, min_size=1, max_size=3))
+def test_any_ingests_kills_and_reruns_then_verify_is_whole_and_rebuild_identical(
+    prop_logs: tuple[list[Path], float], tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[list[int], str, float]]
+) -> None:
+    """Any sequence of ingests, each maybe killed at a random moment (the main process alone, one
+    worker, or the whole group), then a re-run of every file: `verify` finds the lake whole, the
+    lake equals clean one-file-at-a-time ingests in the order it received the files, and
+    `rebuild` gives the same rows again."""
+    files, dur = prop_logs
+    root = tmp_path_factory.mktemp("run")
+    lake = root / "lake"
+    for which, how, when in steps:
+        proc = _start([files[i] for i in which], lake)
+        if how != "none":
+            time.sleep(when * dur)
+            if proc.poll() is None:
+                _kill(proc, how)
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode in (0, 2, -signal.SIGKILL), err
+        if proc.returncode == 2:
+            assert "worker process died" in one_line(err)
+        assert _wait(lambda p=proc: not _group(p.pid), 15), "a process of a killed ingest remains"
+    r = paiju("ingest", *map(str, files), "--lake", str(lake), "--no-wait")  # the re-run: never waits for a ghost
+    assert r.returncode == 0, r.stderr
+    rep = verify(lake)
+    assert rep.whole, [f.line() for f in rep.findings]
+    got = rows(lake)
+    order = [store.read_manifest(lake).raw[s] for s in store.read_manifest(lake).received]
+    ref = root / "ref"
+    by_name = {p.name: p for p in files}
+    for name in order:
+        ingest([str(by_name[name])], ref, workers=0)
+    assert got == rows(ref)
+    assert paiju("rebuild", "--lake", str(lake)).returncode == 0
+    assert rows(lake) == got
+    assert verify(lake).whole
+    shutil.rmtree(root)
