@@ -301,36 +301,46 @@ def ingest(
     """
     lake = Path(lake)
     summary = Summary()
+    with run_in(lake, summary, workers, wait, on_wait) as (pool, stage):
+        manifest = _writable_manifest(lake)
+        with _Progress(progress) as prog:
+            t0 = time.perf_counter()
+            summary.step = "receive"
+            received = _receive(paths, lake, manifest, stage, summary)
+            summary.seconds["receive"] = time.perf_counter() - t0
+            if received:
+                run_id = hashlib.sha256(
+                    json.dumps([manifest.generation, [r.sha for r in received]]).encode()
+                ).hexdigest()[:12]
+                staged, replaced = _run(received, lake, manifest, stage, pool, prog, summary, run_id, chunk_lines,
+                                        batch_events, replayer, speculate and replayer is None)  # fmt: skip
+                t0 = time.perf_counter()
+                summary.step = "publish"
+                raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
+                store.publish(lake, manifest, staged, replaced, raw)
+                summary.seconds["publish"] = time.perf_counter() - t0
+            elif summary.repaired:
+                summary.step = "publish"
+                store.publish(lake, manifest, {}, {}, summary.repaired)
+    return summary
+
+
+@contextlib.contextmanager
+def run_in(lake: Path, summary: Summary, workers: int, wait: bool = True,
+           on_wait: Callable[[str], None] | None = None) -> Iterator[tuple[Executor, Path]]:  # fmt: skip
+    """What every writing run holds: failures as one line (`_guarded`), the workers (`_pool`),
+    the lock, a recovered lake and a fresh staging folder, removed at the end (after the
+    workers stopped writing into it)."""
     with _guarded(lake, summary), _pool(workers) as pool, store.locked(lake, wait=wait, on_wait=on_wait):
         store.recover(lake)
-        manifest = _writable_manifest(lake)
         stage = store.new_staging(lake)
         try:
-            with _Progress(progress) as prog:
-                t0 = time.perf_counter()
-                summary.step = "receive"
-                received = _receive(paths, lake, manifest, stage, summary)
-                summary.seconds["receive"] = time.perf_counter() - t0
-                if received:
-                    run_id = hashlib.sha256(
-                        json.dumps([manifest.generation, [r.sha for r in received]]).encode()
-                    ).hexdigest()[:12]
-                    staged, replaced = _run(received, lake, manifest, stage, pool, prog, summary, run_id, chunk_lines,
-                                            batch_events, replayer, speculate and replayer is None)  # fmt: skip
-                    t0 = time.perf_counter()
-                    summary.step = "publish"
-                    raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
-                    store.publish(lake, manifest, staged, replaced, raw)
-                    summary.seconds["publish"] = time.perf_counter() - t0
-                elif summary.repaired:
-                    summary.step = "publish"
-                    store.publish(lake, manifest, {}, {}, summary.repaired)
+            yield pool, stage
         finally:
             pool.shutdown(wait=True, cancel_futures=True)  # no worker writes into the stage any more
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (lake / store.STAGING).rmdir()
-    return summary
 
 
 @contextlib.contextmanager

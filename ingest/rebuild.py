@@ -16,16 +16,15 @@ again with `paiju ingest`; a disk full; the lake busy with `--no-wait`).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
 from ingest import store
-from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _guarded, _pool, _Progress, _raw_whole, _Received, _run
+from ingest.cli import add_lake_arguments
+from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _Progress, _raw_whole, _Received, _run, run_in
 from ingest.schema import TABLES
 
 
@@ -73,8 +72,7 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
     if not (lake / store.MANIFEST).exists() and not (lake / store.RAW).is_dir():
         raise store.LakeError(f"no lake at {lake} (no {store.MANIFEST}, no raw/)")
     summary = Summary()
-    with _guarded(lake, summary), _pool(workers) as pool, store.locked(lake, wait=wait):
-        store.recover(lake)
+    with run_in(lake, summary, workers, wait) as (pool, stage):
         old = _base(lake)
         bad = [sha for sha in old.received if not _raw_whole(lake, sha)]
         if bad:
@@ -88,39 +86,26 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
             for i, sha in enumerate(old.received)
         ]  # fmt: skip
         summary.set_aside = _set_aside(lake, old)
-        stage = store.new_staging(lake)
-        try:
-            staged: dict[str, list[tuple[Path, str]]] = {}
-            if received:
-                run_id = "b" + hashlib.sha256(json.dumps(["rebuild", old.generation, old.received]).encode()).hexdigest()[:11]
-                with _Progress(progress) as prog:
-                    staged, _ = _run(received, lake, store.Manifest(old.generation), stage, pool, prog, summary, run_id,
-                                     chunk_lines, batch_events, None, True)  # fmt: skip
-            summary.files = len(received)
-            replaced = {t: list(v) for t, v in old.tables.items() if v}
-            summary.step = "publish"
-            store.publish(lake, old, staged, replaced, {})
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)  # no worker writes into the stage any more
-            shutil.rmtree(stage, ignore_errors=True)
-            with contextlib.suppress(OSError):
-                (lake / store.STAGING).rmdir()
+        staged: dict[str, list[tuple[Path, str]]] = {}
+        if received:
+            run_id = "b" + hashlib.sha256(json.dumps(["rebuild", old.generation, old.received]).encode()).hexdigest()[:11]
+            with _Progress(progress) as prog:
+                staged, _ = _run(received, lake, store.Manifest(old.generation), stage, pool, prog, summary, run_id,
+                                 chunk_lines, batch_events, None, True)  # fmt: skip
+        summary.files = len(received)
+        summary.step = "publish"
+        store.publish(lake, old, staged, {t: list(v) for t, v in old.tables.items() if v}, {})
     return summary
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lake", default="lake", metavar="DIR", help="the lake folder (default ./lake)")
-    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes for parsing and replay (0 = in this process)")  # fmt: skip
+    add_lake_arguments(p)
     p.add_argument("--no-wait", action="store_true", help="refuse instead of waiting when an ingest holds the lake")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     from events.errors import UsageError
 
-    if args.workers < 0:
-        raise UsageError("--workers must be 0 or more")
     try:
         s = rebuild(args.lake, workers=args.workers, wait=not args.no_wait, progress=not args.json and sys.stderr.isatty())
     except store.LakeBusy as e:

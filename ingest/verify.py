@@ -382,16 +382,12 @@ def verify(lake: str | Path, *, workers: int = 0) -> Report:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lake", default="lake", metavar="DIR", help="the lake folder (default ./lake)")
-    p.add_argument("--workers", type=int, default=0, metavar="N", help="worker processes for the replay (default 0: in this process)")
-    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    from ingest.cli import add_lake_arguments
+
+    add_lake_arguments(p, "print the report as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    from events.errors import UsageError
-
-    if args.workers < 0:
-        raise UsageError("--workers must be 0 or more")
     r = verify(args.lake, workers=args.workers)
     if args.json:
         print(json.dumps(r.as_dict(), ensure_ascii=False))

@@ -33,6 +33,7 @@ from ingest.pipeline import ingest
 from ingest.schema import KEYS, TABLES
 from ingest.verify import verify
 from tests.ingest_data import golden_files, many_matches, write_log
+from tests.test_ingest_interrupt import _wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIJU = [sys.executable, "-c", "import sys, paiju; sys.exit(paiju.main())"]
@@ -284,15 +285,6 @@ def _group(pgid: int) -> list[int]:
     return [int(p) for p, g, st in (ln.split() for ln in out.splitlines()) if int(g) == pgid and not st.startswith("Z")]
 
 
-def _wait(cond: Any, timeout: float = 60.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def _parsing(lake: Path) -> bool:
     st = lake / store.STAGING
     return st.exists() and any(st.rglob("parsed/*.parquet"))
@@ -303,10 +295,10 @@ def test_the_owner_killed_alone_leaves_no_worker_and_no_lock(lake: Path, tmp_pat
     and later ingests waited forever."""
     big = _big_log(tmp_path / "in")
     proc = _start([big], lake)
-    assert _wait(lambda: _parsing(lake) and len(_children(proc.pid)) >= 2)
+    assert _wait_for(lambda: _parsing(lake) and len(_children(proc.pid)) >= 2)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    assert _wait(lambda: not _group(proc.pid), 10), f"processes of the killed ingest remain: {_group(proc.pid)}"
+    assert _wait_for(lambda: not _group(proc.pid), 10), f"processes of the killed ingest remain: {_group(proc.pid)}"
     r = paiju("ingest", str(big), "--lake", str(lake), "--no-wait", "--json", timeout=300)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["files"] == 1
@@ -317,7 +309,7 @@ def test_a_killed_worker_is_one_line_and_the_lake_is_as_it_was(lake: Path, tmp_p
     """A killed worker gave a `BrokenProcessPool` traceback."""
     big = _big_log(tmp_path / "in")
     proc = _start([big], lake)
-    assert _wait(lambda: _parsing(lake) and len(_children(proc.pid)) >= 2)
+    assert _wait_for(lambda: _parsing(lake) and len(_children(proc.pid)) >= 2)
     worker = max(_children(proc.pid))
     os.kill(worker, signal.SIGKILL)
     _, err = proc.communicate(timeout=120)
@@ -524,13 +516,13 @@ def test_the_dashboard_stops_with_its_streamlit_child_on_a_signal(built: Any, si
                             cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)  # fmt: skip
     try:
-        assert _wait(lambda: _serving(port), 90), "the dashboard did not start"
+        assert _wait_for(lambda: _serving(port), 90), "the dashboard did not start"
         kids = _children(proc.pid)
         assert kids
         proc.send_signal(sig)
         assert proc.wait(timeout=30) == 0
-        assert _wait(lambda: not any(_group(k) for k in kids) and not _group(proc.pid), 15), "a process of it remains"
-        assert _wait(lambda: _port_free(port), 10)
+        assert _wait_for(lambda: not any(_group(k) for k in kids) and not _group(proc.pid), 15), "a process of it remains"
+        assert _wait_for(lambda: _port_free(port), 10)
         assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
     finally:
         for pid in [proc.pid, *_children(proc.pid)]:
@@ -606,7 +598,7 @@ def test_any_ingests_kills_and_reruns_then_verify_is_whole_and_rebuild_identical
         assert proc.returncode in (0, 2, -signal.SIGKILL), err
         if proc.returncode == 2:
             assert "worker process died" in one_line(err)
-        assert _wait(lambda p=proc: not _group(p.pid), 15), "a process of a killed ingest remains"
+        assert _wait_for(lambda p=proc: not _group(p.pid), 15), "a process of a killed ingest remains"
     r = paiju("ingest", *map(str, files), "--lake", str(lake), "--no-wait")  # the re-run: never waits for a ghost
     assert r.returncode == 0, r.stderr
     rep = verify(lake)
