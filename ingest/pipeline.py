@@ -56,7 +56,7 @@ from events import chain
 from events.models import AnyEvent
 from ingest import store
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
-from ingest.schema import DERIVED, KEYS, schemas
+from ingest.schema import BUILT, DERIVED, KEYS, schemas
 from ingest.tables import build_rows, build_tables
 
 CHUNK_LINES = 5000
@@ -704,7 +704,7 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
         return staged, replaced
     spec = stage / "spec"
     spec_parts = {t: sorted((spec / t).glob("*.parquet")) if (spec / t).exists() and replayer is None else []
-                  for t in ("keys", *DERIVED, "rules")}  # fmt: skip
+                  for t in ("keys", *BUILT)}  # fmt: skip
     if spec_parts["keys"]:
         con.execute(_SPEC_OK.format(keys=_list(spec_parts["keys"])))
     else:

@@ -39,14 +39,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ingest import store
-from ingest.schema import DERIVED, KEYS, TABLES, schemas
+from ingest.schema import BUILT, KEYS, TABLES, schemas
 
 REBUILD = "rebuild"
 REOFFER = "reoffer"
 SHOWN_PER_CHECK = 50
 """Findings listed per check and table; the rest are counted (`Report.more`)."""
-BUILT = (*DERIVED, "rules")
-"""The tables a replay of the stored events builds (compared in step 5)."""
 FROM_RAW = tuple(t for t in TABLES if t not in BUILT)
 """The tables parsing and merging raw/ builds (compared in step 4)."""
 
@@ -171,13 +169,15 @@ def _check_parquet(lake: Path, m: store.Manifest, r: Report) -> set[str]:
             bad.add(rel)
             continue
         try:
-            t = pq.read_table(p, partitioning=None)
+            pf = pq.ParquetFile(p)
+            for i in range(pf.num_row_groups):  # every page decoded, one row group at a time
+                pf.read_row_group(i)
         except (OSError, pa.ArrowException) as e:
             r.add(Finding("parquet", rel, None, f"not whole Parquet: {store.io_reason(e)}"))
             bad.add(rel)
             continue
         want = expected_schema(table)
-        got = [(f.name, _type_name(f.type)) for f in t.schema]
+        got = [(f.name, _type_name(f.type)) for f in pf.schema_arrow]
         exp = [(f.name, _type_name(f.type)) for f in want]
         if got != exp:
             diff = sorted(set(got) ^ set(exp))
@@ -315,13 +315,43 @@ def _from_events(con: Any, lake: Path, events_src: str, tmp: Path, pool: Any) ->
     return {t: sorted((build / t).glob("*.parquet")) if (build / t).exists() else [] for t in BUILT}
 
 
-def verify(lake: str | Path, *, workers: int = 0) -> Report:
-    """Check the lake (see the module docstring); raises LakeError when it cannot be read."""
+def verify(lake: str | Path, *, workers: int = 0, tries: int = 3) -> Report:
+    """Check the lake (see the module docstring); raises LakeError when it cannot be read.
+
+    Verify takes no lock: when an ingest publishes meanwhile (the generation moved), it checks
+    the new generation again, up to `tries` times."""
+    lake = Path(lake)
+    for _ in range(tries):
+        gen = store.read_manifest(lake).generation if (lake / store.MANIFEST).is_file() else 0
+        r = _verify(lake, workers)
+        with contextlib.suppress(ValueError, TypeError, AttributeError, OSError):
+            if store.read_manifest(lake).generation != gen:
+                continue
+        break
+    else:
+        r.notes.append(f"the lake changed {tries} times while it was verified: the findings may be of a moving target")
+    if r.whole:
+        _refresh_catalog(lake, r)
+    return r
+
+
+def _refresh_catalog(lake: Path, r: Report) -> None:
+    """Rewrite a stale catalog, if no ingest holds the lake (it would rewrite it itself)."""
+    try:
+        with store.locked(lake, wait=False):
+            if store.refresh_catalog(lake, store.read_manifest(lake)):
+                r.notes.append(f"{store.CATALOG} was stale or missing: rewritten")
+    except (store.LakeBusy, OSError, ValueError):
+        return
+    except Exception as e:  # duckdb's own errors: the catalog is a convenience
+        r.notes.append(f"{store.CATALOG} could not be rewritten: {store.io_reason(e)}")
+
+
+def _verify(lake: Path, workers: int) -> Report:
     import duckdb
 
     from ingest.pipeline import _pool
 
-    lake = Path(lake)
     r = Report(str(lake))
     if not lake.is_dir():
         raise store.LakeError(f"no lake at {lake}")
@@ -371,10 +401,6 @@ def verify(lake: str | Path, *, workers: int = 0) -> Report:
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    if r.whole:
-        with contextlib.suppress(Exception):
-            if store.refresh_catalog(lake, m):
-                r.notes.append(f"{store.CATALOG} was stale or missing: rewritten")
     return r
 
 
