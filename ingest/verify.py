@@ -254,16 +254,18 @@ def _compare(con: Any, lake: Path, table: str, stored: str, expected: str, what:
     q = (f"SELECT {sel} FROM s_{table} s FULL OUTER JOIN e_{table} e ON {on} "
          f"WHERE s.{key[0]} IS NULL OR e.{key[0]} IS NULL OR {differs} ORDER BY ALL")  # fmt: skip
     names = [d[0] for d in con.execute(q + " LIMIT 0").description]
+    # rows only one side has: one finding per match (and file), naming the keys
+    lone: dict[tuple[bool, str | None, Any], list[dict[str, Any]]] = {}
     for row in con.execute(q).fetchall():
         d = dict(zip(names, row, strict=True))
         sk = {k: d[f"sk_{k}"] for k in key}
         ek = {k: d[f"ek_{k}"] for k in key}
         src = _rel(lake, d["src"])
-        if d[f"ek_{key[0]}"] is None:
-            r.add(Finding(f"{table} rows", src, sk.get("match_id"), f"{table} row {_show(sk)} derives from nothing in {what}"))
-            continue
-        if d[f"sk_{key[0]}"] is None:
-            r.add(Finding(f"{table} rows", None, ek.get("match_id"), f"{table} has no row {_show(ek)}, which {what} give"))
+        if d[f"ek_{key[0]}"] is None or d[f"sk_{key[0]}"] is None:
+            extra = d[f"ek_{key[0]}"] is None
+            k = sk if extra else ek
+            group = k.get("match_id", _show(k)) if key[0] == "match_id" else _show(k)
+            lone.setdefault((extra, src, group), []).append(k)
             continue
         diff = [c for c in cols if d[f"s_{c}"] != d[f"e_{c}"]]
         parts = []
@@ -274,6 +276,33 @@ def _compare(con: Any, lake: Path, table: str, stored: str, expected: str, what:
                 parts.append(f"{table}.{c} is {_show(d['s_' + c])}, {what} give {_show(d['e_' + c])}")
         extra = f" at {_show({k: v for k, v in sk.items() if k != 'match_id'})}" if len(key) > 1 else ""
         r.add(Finding(f"{table} rows", src, sk.get("match_id"), "; ".join(parts) + extra))
+    for (extra, src, _), ks in lone.items():
+        mid = ks[0].get("match_id")
+        rest = [{k: v for k, v in x.items() if k != "match_id"} for x in ks] if mid is not None and len(key) > 1 else ks
+        keys = _keys_text(rest)
+        n = f"{len(ks)} rows" if len(ks) > 1 else "a row"
+        if extra:
+            r.add(Finding(f"{table} rows", src, mid, f"{table} holds {n} ({keys}) that nothing in {what} derives"))
+        else:
+            r.add(Finding(f"{table} rows", None, mid, f"{table} lacks {n} ({keys}) that {what} give"))
+
+
+def _keys_text(keys: list[dict[str, Any]]) -> str:
+    """`seq 0–12, 15` for one integer column; else the first few keys as JSON."""
+    if keys and all(len(k) == 1 for k in keys):
+        (name,) = keys[0]
+        vals = [k[name] for k in keys]
+        if all(isinstance(v, int) for v in vals):
+            vals = sorted(vals)
+            runs: list[list[int]] = []
+            for v in vals:
+                if runs and v == runs[-1][1] + 1:
+                    runs[-1][1] = v
+                else:
+                    runs.append([v, v])
+            return f"{name} " + ", ".join(f"{a}–{b}" if a != b else f"{a}" for a, b in runs)
+    shown = ", ".join(_show(k) for k in keys[:5])
+    return shown + (f", … {len(keys) - 5} more" if len(keys) > 5 else "")
 
 
 def _rel(lake: Path, path: str | None) -> str | None:
