@@ -463,6 +463,31 @@ def test_a_full_disk_is_one_line_naming_the_lake_and_nothing_changes(small_fs: P
     assert len(seen) >= 4, seen
 
 
+@pytest.mark.parametrize("pages", [0, 1])
+def test_a_full_disk_while_publishing_undoes_every_move(small_fs: Path, logs: list[Path], pages: int) -> None:
+    """The publish step itself out of space (ENOSPC, for real): with no page free the journal
+    cannot be written; with one page the journal fits and the manifest does not. Either way
+    every file moved into place is taken back, and the lake reads as before."""
+    lake = small_fs / "lake"
+    ingest([str(logs[0])], lake, workers=0)
+    before = rows(lake)
+    m = store.read_manifest(lake)
+    staged = lake / ".staging" / "run-x" / "part-new.parquet"
+    staged.parent.mkdir(parents=True)
+    shutil.copy(lake / m.tables["matches"][0], staged)
+    filler = _fill(small_fs, pages * os.statvfs(small_fs).f_frsize)
+    try:
+        with pytest.raises(OSError) as exc:
+            store.publish(lake, m, {"matches": [(staged, "matches/part-new.parquet")]}, {}, {})
+        assert exc.value.errno == 28  # ENOSPC
+        failed_in = [t.name for t in exc.traceback][-1]
+        assert failed_in == ("_write_json" if pages == 0 else "write_manifest"), failed_in
+    finally:
+        filler.unlink()
+    assert not (lake / "matches" / "part-new.parquet").exists() and not (lake / store.JOURNAL).exists()
+    assert store.read_manifest(lake) == m and rows(lake) == before and verify(lake).whole
+
+
 def test_a_read_only_lake_is_one_line_naming_the_lake(small_fs: Path, logs: list[Path]) -> None:
     lake = small_fs / "lake"
     ingest([str(logs[0])], lake, workers=0)
