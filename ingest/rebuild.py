@@ -25,7 +25,6 @@ from pathlib import Path
 from ingest import store
 from ingest.cli import add_lake_arguments
 from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _Progress, _raw_whole, _Received, _run, run_in
-from ingest.schema import TABLES
 
 
 def _base(lake: Path) -> store.Manifest:
@@ -49,19 +48,12 @@ UNLISTED = ".unlisted"
 
 def _set_aside(lake: Path, m: store.Manifest) -> int:
     """Move every unlisted file out of the table folders (kept under `.unlisted/`)."""
-    listed = set(m.files())
     n = 0
-    for t in TABLES:
-        root = lake / t
-        if not root.is_dir():
-            continue
-        for p in sorted(root.rglob("*")):
-            rel = p.relative_to(lake).as_posix()
-            if p.is_file() and rel not in listed:
-                dest = lake / UNLISTED / f"gen-{m.generation}" / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(p, dest)
-                n += 1
+    for rel, _ in store.unlisted(lake, m):
+        dest = lake / UNLISTED / f"gen-{m.generation}" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(lake / rel, dest)
+        n += 1
     return n
 
 

@@ -163,6 +163,20 @@ def damage(lake: Path, m: Manifest) -> list[str]:
     return out
 
 
+def unlisted(lake: Path, m: Manifest) -> list[tuple[str, str]]:
+    """(relative path, table) of every file in a table's folder that the manifest does not list."""
+    listed = set(m.files())
+    out = []
+    for t in TABLES:
+        root = lake / t
+        if root.is_dir():
+            for p in sorted(root.rglob("*")):
+                rel = p.relative_to(lake).as_posix()
+                if p.is_file() and rel not in listed:
+                    out.append((rel, t))
+    return out
+
+
 def check_readable(lake: Path) -> Manifest:
     """The manifest, or LakeError when the lake is damaged so that reading it would fail."""
     try:

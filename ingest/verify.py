@@ -186,14 +186,8 @@ def _check_parquet(lake: Path, m: store.Manifest, r: Report) -> set[str]:
         if table == "events" and not (rel.startswith("events/game=") and "/date=" in rel):
             r.add(Finding("parquet", rel, None, "an events file outside a game=/date= folder"))
             bad.add(rel)
-    for table in TABLES:
-        root = lake / table
-        if not root.is_dir():
-            continue
-        for p in sorted(root.rglob("*")):
-            rel = p.relative_to(lake).as_posix()
-            if p.is_file() and rel not in listed:
-                r.add(Finding("parquet", rel, None, f"in {table}/ but not listed in the manifest{_holds(p)}"))
+    for rel, table in store.unlisted(lake, m):
+        r.add(Finding("parquet", rel, None, f"in {table}/ but not listed in the manifest{_holds(lake / rel)}"))
     r.checked["parquet files"] = len(listed)
     return bad
 
