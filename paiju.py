@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("engine.sim.cli", "bots play N matches of a game; writes an event log"),
     "replay": ("engine.cli_replay", "replay every match in log files (events.md §6)"),
     "ingest": ("ingest.cli", "store logs in the lake, replay them, write the tables"),
+    "verify": ("ingest.verify", "check that the lake is whole: raw/, files, rows, chains, manifest"),
+    "rebuild": ("ingest.rebuild", "rebuild every table of the lake from raw/ alone"),
     "stats": ("analytics.cli", "win rates, fan and score distributions from the lake"),
     "hand": ("engine.cli_hand", "the rules calculator: what a set of cards or tiles is worth"),
     "dispute": ("analytics.dispute", "a self-contained HTML evidence report for one match"),

@@ -2,17 +2,22 @@
 
 Runs `python -m streamlit run dashboard/app.py` with the lake passed in the `PAIJU_LAKE`
 environment variable (the app reads nothing else), headless, without usage statistics.
+
+Streamlit runs in its own process group; on SIGTERM (what systemd or a container runtime sends),
+SIGINT (Ctrl-C) or SIGHUP the whole group is stopped and waited for, so no process of it keeps
+the port (`engine.procs.run_child`; issue 21 §6). If this process is killed outright, Streamlit
+is killed with it (`die_with_parent`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from dashboard import LAKE_ENV
+from engine.procs import run_child
 from events.errors import UsageError
 
 APP = Path(__file__).resolve().parent / "app.py"
@@ -47,7 +52,4 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.lake).is_dir():
         print(f"paiju dashboard: note: no lake at {args.lake} yet; the pages will say so", file=sys.stderr)
     print(f"paiju dashboard: http://{args.host}:{args.port}  (lake {Path(args.lake).resolve()}; Ctrl-C stops)")
-    try:
-        return subprocess.call(command(args.port, args.host), env=environment(args.lake))
-    except KeyboardInterrupt:
-        return 0
+    return run_child(command(args.port, args.host), env=environment(args.lake))

@@ -15,14 +15,29 @@ ENGINES = ["local", "spark"]
 """`--engine` choices: `local` (a process pool) or `spark` (the scale-out runner, `ingest.spark`)."""
 
 
+def add_lake_arguments(p: argparse.ArgumentParser, json_help: str = "print the summary as one JSON object") -> None:
+    """--lake, --workers and --json: what ingest, verify and rebuild share (--workers checked here)."""
+    p.add_argument("--lake", default="lake", metavar="DIR", help="the lake folder (default ./lake)")
+    p.add_argument("--workers", type=_workers, default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="worker processes for parsing and replay (0 = in this process)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help=json_help)
+
+
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--workers must be 0 or more")
+    return n
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help=".jsonl or .jsonl.gz event logs")
-    p.add_argument("--lake", default="lake", metavar="DIR", help="the lake folder (default ./lake)")
-    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes for parsing and replay (0 = in this process)")  # fmt: skip
+    add_lake_arguments(p)
     p.add_argument("--engine", choices=ENGINES, default="local", help="where replay runs (default local)")
     p.add_argument("--no-wait", action="store_true", help="refuse instead of waiting when another ingest holds the lake")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,8 +45,6 @@ def run(args: argparse.Namespace) -> int:
     from ingest.pipeline import ingest
     from ingest.store import LakeBusy
 
-    if args.workers < 0:
-        raise UsageError("--workers must be 0 or more")
     replayer = None
     spark_errors: tuple[type[Exception], ...] = ()
     if args.engine == "spark":  # imported only when chosen: pyspark is the optional extra `dist`
@@ -71,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             ("files stored", s.files), ("files already stored", s.skipped), ("unreadable paths", len(s.unreadable)),
             ("lines read", s.lines), ("events stored", s.events), ("identical re-sends", s.duplicates),
             ("rejected lines", s.rejected), ("conflicts", s.conflicts), ("matches replayed", s.matches),
-            ("  of them while parsing", s.speculative),
+            ("  of them while parsing", s.speculative), ("raw files repaired", len(s.repaired)),
         ] + [(f"  {k}", v) for k, v in sorted(s.statuses.items())]  # fmt: skip
         for k, v in rows:
             t.add_row(k, str(v))

@@ -14,7 +14,16 @@ Steps (all under the lake's lock, all new files written under `.staging/` first)
 4. replay: every other match that received an event is replayed with ALL its stored events, in
    batches, by the pure `ingest.tables.build_tables` in the pool; a match replayed before has
    its old rows dropped (the files holding them are rewritten without them);
-5. publish: files renamed into place, manifest swapped (`ingest.store.publish`), catalog rebuilt.
+5. publish: journal written, files renamed into place, manifest swapped, catalog rewritten, then
+   the replaced files removed (`ingest.store.publish`).
+
+Failures (issue 21): the worker processes start before the lake's lock is taken (none of them
+holds it) and die with the main process; a worker that dies ends the run with one line and
+nothing published; any I/O failure on the lake's side (a full disk, a read-only lake) ends in a
+`LakeError` naming the lake, with the previous state intact. A raw file whose bytes no longer
+match its name is replaced when the original is offered again. A lake whose listed files are
+missing or cut short, or whose manifest was edited, is refused (`paiju verify` says what,
+`paiju rebuild` repairs).
 
 Memory stays bounded: lines travel in fixed-size chunks with a bounded number in flight, the
 merge runs in DuckDB (which spills), and replay batches are read back from Parquet.
@@ -32,7 +41,8 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,13 +50,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine.procs import worker_init
 from engine.replay import Entry
-from engine.workers import process_pool
 from events import chain
 from events.models import AnyEvent
 from ingest import store
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
-from ingest.schema import DERIVED, schemas
+from ingest.schema import BUILT, DERIVED, KEYS, schemas
 from ingest.tables import build_rows, build_tables
 
 CHUNK_LINES = 5000
@@ -77,13 +87,19 @@ class Summary:
     `matches` were replayed after the merge."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall time of each step: receive, parse, store, replay, publish."""
+    repaired: dict[str, tuple[Path, str]] = field(default_factory=dict)
+    """Stored raw files whose bytes no longer matched their name, replaced by this run's copy."""
+    set_aside: int = 0
+    step: str = "open"
+    """The step running (a key of `STEPS`): what a failure message names."""
+    """(rebuild) unlisted files moved out of the table folders."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files, "skipped": self.skipped, "unreadable": self.unreadable, "lines": self.lines,
             "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
             "conflicts": self.conflicts, "matches": self.matches, "speculative": self.speculative,
-            "statuses": dict(self.statuses),
+            "statuses": dict(self.statuses), "repaired": sorted(self.repaired),
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }  # fmt: skip
 
@@ -285,27 +301,98 @@ def ingest(
     """
     lake = Path(lake)
     summary = Summary()
-    with store.locked(lake, wait=wait, on_wait=on_wait):
+    with run_in(lake, summary, workers, wait, on_wait) as (pool, stage):
+        manifest = _writable_manifest(lake)
+        with _Progress(progress) as prog:
+            t0 = time.perf_counter()
+            summary.step = "receive"
+            received = _receive(paths, lake, manifest, stage, summary)
+            summary.seconds["receive"] = time.perf_counter() - t0
+            if received:
+                run_id = hashlib.sha256(
+                    json.dumps([manifest.generation, [r.sha for r in received]]).encode()
+                ).hexdigest()[:12]
+                staged, replaced = _run(received, lake, manifest, stage, pool, prog, summary, run_id, chunk_lines,
+                                        batch_events, replayer, speculate and replayer is None)  # fmt: skip
+                t0 = time.perf_counter()
+                summary.step = "publish"
+                raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
+                store.publish(lake, manifest, staged, replaced, raw)
+                summary.seconds["publish"] = time.perf_counter() - t0
+            elif summary.repaired:
+                summary.step = "publish"
+                store.publish(lake, manifest, {}, {}, summary.repaired)
+    return summary
+
+
+@contextlib.contextmanager
+def run_in(lake: Path, summary: Summary, workers: int, wait: bool = True,
+           on_wait: Callable[[str], None] | None = None) -> Iterator[tuple[Executor, Path]]:  # fmt: skip
+    """What every writing run holds: failures as one line (`_guarded`), the workers (`_pool`),
+    the lock, a recovered lake and a fresh staging folder, removed at the end (after the
+    workers stopped writing into it)."""
+    with _guarded(lake, summary), _pool(workers) as pool, store.locked(lake, wait=wait, on_wait=on_wait):
         store.recover(lake)
-        manifest = store.read_manifest(lake)
         stage = store.new_staging(lake)
         try:
-            pool: Executor = process_pool(workers) if workers > 0 else _Inline()
-            # start every worker now, before DuckDB's threads exist in this process (fork safety)
-            for f in [pool.submit(os.getpid) for _ in range(max(workers, 1) * 2)]:
-                f.result()
-            with pool, _Progress(progress) as prog:
-                t0 = time.perf_counter()
-                received = _receive(paths, lake, manifest, stage, summary)
-                summary.seconds["receive"] = time.perf_counter() - t0
-                if received:
-                    _run(received, lake, manifest, stage, pool, prog, summary, chunk_lines, batch_events, replayer,
-                         speculate and replayer is None)
+            yield pool, stage
         finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # no worker writes into the stage any more
             shutil.rmtree(stage, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (lake / store.STAGING).rmdir()
-    return summary
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[Executor]:
+    """The worker processes, all started now: before the lake's lock is taken (so none of them
+    inherits it) and before DuckDB's threads exist in this process (fork safety). Each worker
+    dies with this process (`engine.procs.worker_init`)."""
+    if workers <= 0:
+        yield _Inline()
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=worker_init)
+    with pool:
+        for f in [pool.submit(os.getpid) for _ in range(workers * 2)]:
+            f.result()
+        yield pool
+
+
+STEPS: dict[str, str] = {"open": "opening it", "receive": "receiving the files", "parse": "parsing", "store": "storing the events",
+                         "replay": "replaying", "files": "writing the files table", "publish": "publishing"}  # fmt: skip
+"""The steps of a run (`Summary.seconds` keys) and how a failure message names them."""
+
+
+@contextlib.contextmanager
+def _guarded(lake: Path, summary: Summary | None = None) -> Iterator[None]:
+    """Every failure of the machine (not of the input) as one LakeError naming the lake and the
+    step that failed (the first step without a time in `summary.seconds`)."""
+    import duckdb
+
+    def step() -> str:
+        return f" while {STEPS[summary.step]}" if summary is not None else ""
+
+    try:
+        yield
+    except BrokenProcessPool:
+        raise store.LakeError(f"a worker process died (killed, or out of memory) while writing the lake {lake}{step()}; "
+                              "nothing was published, the lake is as it was; run the same command again") from None  # fmt: skip
+    except (OSError, duckdb.Error) as e:
+        raise store.LakeError(f"cannot write the lake {lake}{step()}: {store.io_reason(e)}; nothing was published, "
+                              "the lake is as it was") from None  # fmt: skip
+
+
+def _writable_manifest(lake: Path) -> store.Manifest:
+    """The manifest, after checking that the lake can be read as it is (else LakeError)."""
+    m = store.check_readable(lake)
+    if (lake / store.MANIFEST).exists():
+        problem = store.digest_problem((lake / store.MANIFEST).read_text(encoding="utf-8"))
+        if problem is not None and "no digest" not in problem:  # an older paiju's lake is taken as it is
+            raise store.LakeError(f"the lake {lake} is damaged: {store.MANIFEST}: {problem}; run 'paiju verify --lake {lake}', "
+                                  f"then 'paiju rebuild --lake {lake}'")  # fmt: skip
+    with contextlib.suppress(Exception):  # stale after a kill between the swap and its rewrite
+        store.refresh_catalog(lake, m)
+    return m
 
 
 @dataclass
@@ -318,7 +405,12 @@ class _Received:
 
 
 def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: Path, summary: Summary) -> list[_Received]:
-    """Hash and copy every new readable file to the staging raw/ (byte for byte)."""
+    """Hash and copy every new readable file to the staging raw/ (byte for byte).
+
+    A file the lake already holds is skipped, unless the stored copy's bytes no longer hash to
+    its name: then this copy replaces it (`Summary.repaired`). Failing to read a path is the
+    input's problem (`unreadable`); failing to write the copy is the lake's (an OSError).
+    """
     out: list[_Received] = []
     seen: set[str] = set()
     (stage / "raw").mkdir()
@@ -330,36 +422,67 @@ def _receive(paths: Sequence[str], lake: Path, manifest: store.Manifest, stage: 
         except OSError as e:
             summary.unreadable.append(f"{p}: {e.strerror or e}")
             continue
-        if sha in manifest.raw or sha in seen:
+        if sha in seen or (sha in manifest.raw and _raw_whole(lake, sha)):
             summary.skipped += 1
             continue
         seen.add(sha)
         dest = stage / "raw" / sha
         try:
-            shutil.copyfile(p, dest)
-            sha2, _ = _sha256_file(str(dest))
+            src = open(p, "rb")  # noqa: SIM115 - closed below; read errors are the input's
         except OSError as e:
             summary.unreadable.append(f"{p}: {e.strerror or e}")
             continue
+        with src, open(dest, "wb") as f:
+            while True:
+                try:
+                    block = src.read(1 << 20)
+                except OSError as e:
+                    summary.unreadable.append(f"{p}: {e.strerror or e}")
+                    block = None
+                    break
+                if not block:
+                    break
+                f.write(block)
+        if block is None:
+            dest.unlink()
+            continue
+        sha2, size = _sha256_file(str(dest))
         if sha2 != sha:  # the file changed while we read it: take what was copied
             os.replace(dest, stage / "raw" / sha2)
             sha = sha2
             dest = stage / "raw" / sha
+            if sha in manifest.raw and _raw_whole(lake, sha):
+                dest.unlink()
+                summary.skipped += 1
+                continue
+        if sha in manifest.raw:
+            summary.repaired[sha] = (dest, manifest.raw[sha])
+            continue
         out.append(_Received(sha, os.path.basename(p), size, dest, len(out)))
     summary.files = len(out)
     return out
 
 
+def _raw_whole(lake: Path, sha: str) -> bool:
+    """Whether the stored raw file's bytes still hash to its name."""
+    try:
+        return _sha256_file(str(lake / store.RAW / sha))[0] == sha
+    except OSError:
+        return False
+
+
 def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage: Path, pool: Executor,
-         prog: _Progress, summary: Summary, chunk_lines: int, batch_events: int,
-         replayer: Replayer | None = None, speculate: bool = False) -> None:  # fmt: skip
+         prog: _Progress, summary: Summary, run_id: str, chunk_lines: int, batch_events: int,
+         replayer: Replayer | None = None, speculate: bool = False,
+         replay: bool = True) -> tuple[dict[str, list[tuple[Path, str]]], dict[str, list[str]]]:  # fmt: skip
+    """Parse, store and replay the received files against `manifest`'s tables; returns what to
+    publish: the staged files per table and the listed files they replace. Without `replay`
+    only `stage/out/` is written (events, rejects, files: what `paiju verify` compares)."""
     import duckdb
 
-    run_id = hashlib.sha256(
-        json.dumps([manifest.generation, [r.sha for r in received]]).encode()
-    ).hexdigest()[:12]
     out = str(stage)
     t0 = time.perf_counter()
+    summary.step = "parse"
     # ---- parse, in the pool, with a bounded number of chunks in flight
     file_stats: dict[str, list[int]] = {r.sha: [0, 0, 0] for r in received}
     total_bytes = sum(r.size for r in received)
@@ -391,14 +514,18 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         con.execute("CREATE TEMP TABLE names (file_sha VARCHAR, file_name VARCHAR)")
         con.executemany("INSERT INTO names VALUES (?, ?)", [(r.sha, r.name) for r in received])
         t0 = time.perf_counter()
+        summary.step = "store"
         dropped = _store_events(con, lake, manifest, stage, run_id, summary)
         summary.seconds["store"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer)
+        summary.step = "replay"
+        staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer) \
+            if replay else ({}, {})
         summary.seconds["replay"] = time.perf_counter() - t0
     finally:
         con.close()
     t0 = time.perf_counter()
+    summary.step = "files"
     # ---- the files table
     files = pa.table(
         {
@@ -411,14 +538,11 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     _write(files, stage / "out" / "files" / f"part-{run_id}.parquet")
     staged.setdefault("files", []).append((stage / "out" / "files" / f"part-{run_id}.parquet", f"files/part-{run_id}.parquet"))
     summary.lines = sum(s[0] for s in file_stats.values())
-    summary.replaced_files = sum(len(v) for v in replaced.values())
-    raw = {r.sha: (r.staged, r.name) for r in received}
     if dropped:
         replaced.setdefault("events", []).extend(dropped)
-    new_manifest = store.publish(lake, manifest, staged, replaced, raw)
-    with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
-        store.write_catalog(lake, new_manifest)
-    summary.seconds["publish"] = time.perf_counter() - t0
+    summary.replaced_files = sum(len(v) for v in replaced.values())
+    summary.seconds["files"] = time.perf_counter() - t0
+    return staged, replaced
 
 
 def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> list[str]:
@@ -519,6 +643,42 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     return dropped
 
 
+def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
+              done: Callable[[int, dict[str, int]], None]) -> None:  # fmt: skip
+    """Replay every match of a `match_id, seq, line` Parquet file (ordered by match_id, seq) in
+    batches of whole matches on the pool (`build_job` → `stage/build/<table>/*.parquet`);
+    `done(matches, statuses)` after each batch."""
+    import pyarrow.compute as pc
+
+    pending: list[Future[tuple[int, dict[str, int]]]] = []
+    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
+
+    def drain(keep: int) -> None:
+        while len(pending) > keep:
+            done(*pending.pop(0).result())
+
+    carry: pa.Table | None = None
+    batch_no = 0
+    for rb in pq.ParquetFile(events_path).iter_batches(batch_size=batch_events):
+        t = pa.Table.from_batches([rb])
+        if carry is not None:
+            t = pa.concat_tables([carry, t])
+        mids = t.column("match_id")
+        last = mids[len(mids) - 1].as_py()
+        # cut at the start of the last match (it may continue in the next record batch)
+        first_of_last = pc.index(mids, last).as_py()
+        if first_of_last == 0:
+            carry = t
+            continue
+        carry = t.slice(first_of_last)
+        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
+        batch_no += 1
+        drain(limit)
+    if carry is not None and carry.num_rows:
+        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
+    drain(0)
+
+
 def _empty_select(table: str) -> str:
     return store.empty_select(schemas()[table])
 
@@ -544,7 +704,7 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
         return staged, replaced
     spec = stage / "spec"
     spec_parts = {t: sorted((spec / t).glob("*.parquet")) if (spec / t).exists() and replayer is None else []
-                  for t in ("keys", *DERIVED, "rules")}  # fmt: skip
+                  for t in ("keys", *BUILT)}  # fmt: skip
     if spec_parts["keys"]:
         con.execute(_SPEC_OK.format(keys=_list(spec_parts["keys"])))
     else:
@@ -566,42 +726,14 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
                   ORDER BY match_id, seq)
             TO {_q(touched_path)} (FORMAT parquet, ROW_GROUP_SIZE 20000)"""
     )
-    pending: list[Future[tuple[int, dict[str, int]]]] = []
-    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
-
-    def drain(keep: int) -> None:
-        while len(pending) > keep:
-            n, st = pending.pop(0).result()
-            summary.statuses.update(st)
-            prog.advance(t_replay, n)
-
-    if replayer is not None:  # the scale-out runner replays everything; the loop below gets nothing
-        n, st = replayer(touched_path, stage)
+    def done(n: int, st: dict[str, int]) -> None:
         summary.statuses.update(st)
         prog.advance(t_replay, n)
-    carry: pa.Table | None = None
-    batch_no = 0
-    batches = iter(()) if replayer is not None else pq.ParquetFile(touched_path).iter_batches(batch_size=batch_events)
-    for rb in batches:
-        t = pa.Table.from_batches([rb])
-        if carry is not None:
-            t = pa.concat_tables([carry, t])
-        mids = t.column("match_id")
-        last = mids[len(mids) - 1].as_py()
-        # cut at the start of the last match (it may continue in the next record batch)
-        import pyarrow.compute as pc
 
-        first_of_last = pc.index(mids, last).as_py()
-        if first_of_last == 0:
-            carry = t
-            continue
-        carry = t.slice(first_of_last)
-        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
-        batch_no += 1
-        drain(limit)
-    if carry is not None and carry.num_rows:
-        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
-    drain(0)
+    if replayer is not None:  # the scale-out runner replays everything
+        done(*replayer(touched_path, stage))
+    else:
+        build_all(touched_path, stage, pool, batch_events, done)
     build = stage / "build"
     # files of the derived tables that hold rows of a re-replayed match are rewritten without them
     for table in DERIVED:
@@ -633,8 +765,7 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
         if sources:
             dest = out / table / f"part-{run_id}.parquet"
             dest.parent.mkdir(parents=True, exist_ok=True)
-            key = "match_id, seat" if table == "seats" else "match_id, item_no" if table == "items" else (
-                "match_id, win_no, fan_id" if table == "fans" else "match_id")  # fmt: skip
+            key = ", ".join(KEYS[table])
             rows = " UNION ALL BY NAME ".join(sources)
             if not con.execute(f"SELECT count(*) FROM ({rows})").fetchone()[0]:
                 continue

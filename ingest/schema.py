@@ -20,84 +20,84 @@ with them before anything was ingested).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import pyarrow as pa
 
-TABLES: tuple[str, ...] = ("events", "matches", "seats", "items", "fans", "rules", "rejects", "files")
-DERIVED: tuple[str, ...] = ("matches", "seats", "items", "fans")
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the lake: a new table is one entry of `REGISTRY`.
+
+    `columns` are (name, type) with types `string`, `bool`, `int8`…`int64` or `list<T>`;
+    `built`: its rows come from `ingest.tables.build_tables` (a replay), else from parsing and
+    merging raw/; `per_match`: a match's rows are replaced each time more of its events arrive.
+    """
+
+    name: str
+    key: tuple[str, ...]
+    columns: tuple[tuple[str, str], ...]
+    built: bool = False
+    per_match: bool = False
+
+
+_S, _I8, _I32, _I64, _B = "string", "int8", "int32", "int64", "bool"
+REGISTRY: tuple[Table, ...] = (
+    Table("events", ("match_id", "seq"), (
+        ("match_id", _S), ("seq", _I64), ("type", _S), ("seat", _I8), ("ts", _S), ("hash", _S),
+        ("canon", _S), ("line", _S), ("file_sha", _S), ("file_line", _I64), ("game", _S), ("date", _S))),
+    Table("matches", ("match_id",), (
+        ("match_id", _S), ("game", _S), ("rules_id", _S), ("preset", _S), ("status", _S),
+        ("n_players", _I8), ("dealer", _I8), ("base", _I64), ("room", _S), ("round", _I32),
+        ("events", _I32), ("error_seq", _I64), ("error_type", _S), ("error_code", _S),
+        ("error_message", _S), ("winners", "list<int8>"), ("n_winners", _I8), ("is_draw", _B),
+        ("deltas", "list<int64>"), ("recorded_deltas", "list<int64>"),
+        ("settlement_matches", _B), ("chain_ok", _B), ("final_hash", _S), ("max_delta", _I64),
+        ("landlord", _I8), ("date", _S), ("started_ts", _S), ("ended_ts", _S)), built=True, per_match=True),
+    Table("seats", ("match_id", "seat"), (
+        ("match_id", _S), ("game", _S), ("rules_id", _S), ("status", _S), ("seat", _I8),
+        ("player", _S), ("role", _S), ("is_dealer", _B), ("delta", _I64), ("won", _B),
+        ("recorded_delta", _I64)), built=True, per_match=True),
+    Table("items", ("match_id", "item_no"), (
+        ("match_id", _S), ("game", _S), ("rules_id", _S), ("item_no", _I32), ("kind", _S),
+        ("seat", _I8), ("from_seat", _I8), ("points", _I64), ("fan", _I32), ("win_no", _I32),
+        ("opens_win", _B), ("detail", _S)), built=True, per_match=True),
+    Table("fans", ("match_id", "win_no", "fan_id"), (
+        ("match_id", _S), ("game", _S), ("rules_id", _S), ("win_no", _I32), ("seat", _I8),
+        ("kind", _S), ("fan_id", _S), ("value", _I32), ("fan_total", _I32)), built=True, per_match=True),
+    Table("rules", ("rules_id",), (("rules_id", _S), ("game", _S), ("preset", _S), ("options", _S)), built=True),
+    Table("rejects", ("file_sha", "line"), (
+        ("file_sha", _S), ("file_name", _S), ("line", _I64), ("match_id", _S), ("seq", _I64),
+        ("code", _S), ("message", _S), ("raw", _S))),
+    Table("files", ("file_sha",), (
+        ("file_sha", _S), ("file_name", _S), ("bytes", _I64), ("lines", _I64), ("events", _I64), ("rejected", _I64))),
+)  # fmt: skip
+
+TABLES: tuple[str, ...] = tuple(t.name for t in REGISTRY)
+DERIVED: tuple[str, ...] = tuple(t.name for t in REGISTRY if t.per_match)
 """Tables rebuilt for a match each time more of its events arrive."""
+BUILT: tuple[str, ...] = tuple(t.name for t in REGISTRY if t.built)
+"""Tables whose rows `ingest.tables.build_tables` returns (replayed from a match's events)."""
+KEYS: dict[str, tuple[str, ...]] = {t.name: t.key for t in REGISTRY}
+"""Unique key of each table (checked by the schema tests)."""
 
 STATUSES = ("finished", "incomplete", "invalid")
 ROLES = ("landlord", "farmer", "dealer", "player")
 
 
+def arrow_type(name: str) -> pa.DataType:
+    """`string`, `bool`, `int8`…`int64`, `list<T>` → the Arrow type."""
+    if name.startswith("list<") and name.endswith(">"):
+        return pa.list_(arrow_type(name[5:-1]))
+    return {"string": pa.string(), "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(),
+            "int64": pa.int64()}[name]  # fmt: skip
+
+
 @cache
 def schemas() -> dict[str, pa.Schema]:
     """Every table's Arrow schema (built lazily, once)."""
-    i8, i32, i64, s, b = pa.int8(), pa.int32(), pa.int64(), pa.string(), pa.bool_()
-    return {
-        "events": pa.schema(
-            [
-                ("match_id", s), ("seq", i64), ("type", s), ("seat", i8), ("ts", s), ("hash", s),
-                ("canon", s), ("line", s), ("file_sha", s), ("file_line", i64), ("game", s), ("date", s),
-            ]
-        ),
-        "matches": pa.schema(
-            [
-                ("match_id", s), ("game", s), ("rules_id", s), ("preset", s), ("status", s),
-                ("n_players", i8), ("dealer", i8), ("base", i64), ("room", s), ("round", i32),
-                ("events", i32), ("error_seq", i64), ("error_type", s), ("error_code", s),
-                ("error_message", s), ("winners", pa.list_(i8)), ("n_winners", i8), ("is_draw", b),
-                ("deltas", pa.list_(i64)), ("recorded_deltas", pa.list_(i64)),
-                ("settlement_matches", b), ("chain_ok", b), ("final_hash", s), ("max_delta", i64),
-                ("landlord", i8), ("date", s), ("started_ts", s), ("ended_ts", s),
-            ]
-        ),
-        "seats": pa.schema(
-            [
-                ("match_id", s), ("game", s), ("rules_id", s), ("status", s), ("seat", i8),
-                ("player", s), ("role", s), ("is_dealer", b), ("delta", i64), ("won", b),
-                ("recorded_delta", i64),
-            ]
-        ),
-        "items": pa.schema(
-            [
-                ("match_id", s), ("game", s), ("rules_id", s), ("item_no", i32), ("kind", s),
-                ("seat", i8), ("from_seat", i8), ("points", i64), ("fan", i32), ("win_no", i32),
-                ("opens_win", b), ("detail", s),
-            ]
-        ),
-        "fans": pa.schema(
-            [
-                ("match_id", s), ("game", s), ("rules_id", s), ("win_no", i32), ("seat", i8),
-                ("kind", s), ("fan_id", s), ("value", i32), ("fan_total", i32),
-            ]
-        ),
-        "rules": pa.schema([("rules_id", s), ("game", s), ("preset", s), ("options", s)]),
-        "rejects": pa.schema(
-            [
-                ("file_sha", s), ("file_name", s), ("line", i64), ("match_id", s), ("seq", i64),
-                ("code", s), ("message", s), ("raw", s),
-            ]
-        ),
-        "files": pa.schema(
-            [("file_sha", s), ("file_name", s), ("bytes", i64), ("lines", i64), ("events", i64), ("rejected", i64)]
-        ),
-    }
-
-
-KEYS: dict[str, tuple[str, ...]] = {
-    "events": ("match_id", "seq"),
-    "matches": ("match_id",),
-    "seats": ("match_id", "seat"),
-    "items": ("match_id", "item_no"),
-    "fans": ("match_id", "win_no", "fan_id"),
-    "rules": ("rules_id",),
-    "rejects": ("file_sha", "line"),
-    "files": ("file_sha",),
-}
-"""Unique key of each table (checked by the schema tests)."""
+    return {t.name: pa.schema([(c, arrow_type(ty)) for c, ty in t.columns]) for t in REGISTRY}
 
 
 def empty(table: str) -> pa.Table:

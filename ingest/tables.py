@@ -35,7 +35,7 @@ from events.chain import canonical_json
 from events.errors import ContractError
 from events.models import AnyEvent, MatchStarted
 from ingest.parse import NO_DATE, date_of, parse_fast, stored_event
-from ingest.schema import schemas
+from ingest.schema import BUILT, schemas
 
 ENGINE_ERROR = "engine_error"
 _ITEM_KEYS = frozenset({"kind", "seat", "from", "points", "fan", "fans"})
@@ -124,7 +124,7 @@ def _wins(items: Sequence[dict[str, Any]]) -> list[int | None]:
 
 class _Rows:
     def __init__(self) -> None:
-        self.cols = {t: {n: [] for n in schemas()[t].names} for t in ("matches", "seats", "items", "fans", "rules")}
+        self.cols = {t: {n: [] for n in schemas()[t].names} for t in BUILT}
 
     def add(self, table: str, **row: Any) -> None:
         cols = self.cols[table]
