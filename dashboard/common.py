@@ -21,6 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import LAKE_ENV
+from ingest.store import LakeError
 
 TTL = 30
 T = TypeVar("T")
@@ -93,6 +94,8 @@ def guarded(fn: Callable[[], T]) -> T | None:
         return fn()
     except LakeUnavailable as e:
         st.info(str(e), icon="🗄️")
+    except LakeError as e:  # a damaged lake: its one line already says what to run
+        st.error(f"The lake cannot be read as it is: {e}", icon="🗄️")
     except Exception as e:  # the page must stay up whatever the data holds
         st.error(f"this page could not be drawn: {type(e).__name__}: {e}", icon="⚠️")
     return None
