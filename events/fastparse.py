@@ -6,22 +6,27 @@ the refusal. So the fast path never refuses: it only has to accept nothing the r
 refuses and to build the same event; tests/test_fastparse.py checks both on fuzzed lines.
 
 How each guarantee of the reference path holds here:
-- one msgspec `Decoder` over a tagged union of Structs mirrors the pydantic models (strict types,
-  unknown fields refused, cards/tiles as `Literal`s, seats/seq/lengths as `Meta` bounds) and
-  refuses what they refuse; `match_started` is not in it (its `rules` object is free JSON, where
-  a huge integer would decode differently), so it always takes the reference path;
-- duplicate keys: a JSON text has one `:` per key outside strings; re-encoding the decoded value
-  keeps every key and every string, so the `:` counts of the line and of the re-encoding are
-  equal exactly when no key was dropped, unless a string spells a colon as `\\u003a`: any `\\u`
-  escape sends the line to the reference path (this also covers lone surrogates);
-- nesting: a line with more than MAX_NESTING brackets goes to the reference path;
-- NaN/Infinity, a BOM, invalid UTF-8, integers over 64 bits: msgspec refuses them.
+- one msgspec Struct per event type, made from the pydantic model's fields in their order
+  (`_struct`), refuses what the model refuses: strict types, unknown fields, cards/tiles/ranks
+  as `Literal`s, seats/seq/lengths as `Meta` bounds; the match id's characters and the hash's
+  hex digits are checked after the decode (msgspec's `pattern` costs more than the decode);
+  `match_started` always takes the reference path (its `rules` object is free JSON);
+- duplicate keys: a line's `:` are one per key plus those inside its strings; the decoded event
+  keeps one key per name, so counting the keys it holds plus the `:` in its free-text strings
+  gives the line's count exactly when no key was repeated, unless a string spells a colon as
+  `\\u003a`: a line with any `\\u` escape takes the reference path (so do lone surrogates);
+- a line with `null` takes the reference path, so a None here always means "left out";
+- nesting: no Struct field nests deeper than a list of lists (`hands`), so a line nested
+  deeper than MAX_NESTING cannot decode (an unknown key is refused before its value is read);
+- NaN/Infinity, a BOM, invalid UTF-8, integers beyond Python's 4300 digits: msgspec refuses them.
 """
 
 from __future__ import annotations
 
+import binascii
 import re
 import string
+from binascii import unhexlify
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import is_not
@@ -50,7 +55,6 @@ _Seat = Annotated[int, Meta(ge=0, le=5)]
 _Hash = Annotated[str, Meta(min_length=64, max_length=64)]  # and lower-case hex, checked after
 _ID_CHARS = string.ascii_letters + string.digits + "_.:-"
 """events.models.MatchId; msgspec's `pattern` (Python `re`) costs more than the whole decode."""
-_HEX = "0123456789abcdef"
 
 
 _WIRE: dict[str, Any] = {
@@ -84,13 +88,25 @@ def _struct(model: type[AnyEvent]) -> type[msgspec.Struct]:
     )
 
 
-_FAST: dict[bytes, tuple[type[AnyEvent], Any, tuple[str, ...]]] = {}
-"""`type` → (model, the decoder of its Struct, its field names in order); not `match_started`."""
+_FREE_TEXT = {"reason": False, "as_": True}
+"""Fields of free text besides `match_id`/`ts` (True: a list of strings): where a `:` may sit
+inside a string. Every other string field is a Literal or hex, with no `:` in any value."""
+_FAST: dict[bytes, tuple[type[AnyEvent], Any, tuple[str, ...], tuple[tuple[str, bool], ...]]] = {}
+"""`type` → (model, the decoder of its Struct, its field names in order, its free-text fields
+beyond the envelope); every type but `match_started`."""
 for _typ, _model in EVENT_TYPES.items():
     if _typ != "match_started":
-        _FAST[_typ.encode()] = (_model, msgspec.json.Decoder(_struct(_model)).decode, tuple(_model.model_fields))
-_encode = msgspec.json.Encoder().encode
+        _free = tuple((n, _FREE_TEXT[n]) for n in _model.model_fields if n in _FREE_TEXT)
+        _FAST[_typ.encode()] = (_model, msgspec.json.Decoder(_struct(_model)).decode, tuple(_model.model_fields), _free)
 _TYPE_RE = re.compile(rb'"type"\s*:\s*"([a-z_]{1,20})"')
+
+
+def _hex_ok(h: str) -> bool:
+    """64 lower-case hex digits (the length was checked by the decoder)."""
+    try:
+        return unhexlify(h).hex() == h
+    except (ValueError, binascii.Error):
+        return False
 
 
 @lru_cache(maxsize=4096)
@@ -101,26 +117,35 @@ def _id_ok(match_id: str) -> bool:
 
 def parse_clean(raw: bytes) -> AnyEvent | None:
     """The event of a plainly good line, or None when the reference path must decide it."""
-    if b"\\u" in raw or b"null" in raw or raw.count(b"[") + raw.count(b"{") > MAX_NESTING:
+    if b"\\u" in raw or b"null" in raw:
         return None
     m = _TYPE_RE.search(raw)
     fast = _FAST.get(m.group(1)) if m is not None else None
     if fast is None:
         return None
-    model, decode, names = fast
+    model, decode, names, free = fast
     try:
         w = decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError):
         return None
-    if raw.count(b":") != _encode(w).count(b":"):
-        return None  # a duplicate key
     h = w.hash
-    if (h is not None and h.strip(_HEX)) or not _id_ok(w.match_id):
+    if (h is not None and not _hex_ok(h)) or not _id_ok(w.match_id):
         return None
     d = asdict(w)
+    given = set(compress(names, map(is_not, d.values(), repeat(None))))
+    # a duplicate key: the line has one `:` per key plus those inside strings, and the decoded
+    # event keeps one key per name (the last value): count both
+    ts = w.ts
+    colons = len(given) + w.match_id.count(":") + (ts.count(":") if ts is not None else 0)
+    for name, many in free:
+        v = d[name]
+        if v is not None:
+            colons += sum(x.count(":") for x in v) if many else v.count(":")
+    if raw.count(b":") != colons:
+        return None
     ev = model.__new__(model)
     object.__setattr__(ev, "__dict__", d)
-    object.__setattr__(ev, "__pydantic_fields_set__", set(compress(names, map(is_not, d.values(), repeat(None)))))
+    object.__setattr__(ev, "__pydantic_fields_set__", given)
     object.__setattr__(ev, "__pydantic_extra__", None)
     object.__setattr__(ev, "__pydantic_private__", None)
     return ev

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.replay import replay
 from events.chain import canonical_json, event_json, fill_chain, first_broken_link, link
@@ -139,3 +141,36 @@ def test_every_stored_log_chain_is_the_formula(path: Path) -> None:
         ok = all(g is None or g == w for g, w in zip(given, want, strict=True))
         if any(g is not None for g in given):
             assert first_broken_link(events)[1] is ok
+
+
+_text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ts=_text, reason=_text, mid=st.from_regex(r"[A-Za-z0-9_.:\-]{1,20}", fullmatch=True),
+    seq=st.integers(0, 100_000), amount=st.integers(-(10**30), 10**30), as_=st.lists(_text, max_size=3),
+)  # fmt: skip
+def test_event_json_is_the_canonical_form_for_any_text_and_integer(
+    ts: str, reason: str, mid: str, seq: int, amount: int, as_: list[str]
+) -> None:
+    objs = [
+        {"match_id": mid, "seq": seq, "type": "forfeit", "seat": 1, "reason": reason, "ts": ts},
+        {"match_id": mid, "seq": seq, "type": "bet", "seat": 0, "amount": amount},
+        {"match_id": mid, "seq": seq, "type": "play", "seat": 0, "cards": ["3s"], "as": as_},
+        {"match_id": mid, "seq": 0, "type": "match_started", "game": "ddz", "players": [reason or "a", "b", "c"],
+         "rules": {"x": 1.5, "y": amount, ts: [ts, 1e16]}, "dealer": 0, "base": 1},
+    ]  # fmt: skip
+    for o in objs:
+        assert event_json(parse_event(o)).decode("utf-8") == _canonical_any(o)
+
+
+def _canonical_any(v: Any) -> str:
+    """`_canonical`, with floats as Python writes them (the contract names integers only)."""
+    if isinstance(v, float):
+        return repr(v).replace("inf", "Infinity")
+    if isinstance(v, list):
+        return "[" + ",".join(_canonical_any(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(_string(k) + ":" + _canonical_any(v[k]) for k in sorted(v)) + "}"
+    return _canonical(v)
