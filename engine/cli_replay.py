@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.registry import GameNotAvailable, get_game
 from engine.replay import GroupedLog, ReplayResult, group_lines, replay, replay_with_steps
-from events.codec import LineError, ParsedLine, event_to_json, read_log
+from events.codec import LineError, ParsedLine, event_to_json, gc_paused, read_log
 from events.errors import UsageError
 
 
@@ -31,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
     for p in args.paths:
         if not os.path.isfile(p) or not os.access(p, os.R_OK):
             raise UsageError(f"cannot read {p}: no such readable file")
+    with gc_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     grouped: GroupedLog = group_lines(_lines(args.paths))
     for orphan in grouped.orphans:
         print(f"{orphan.path}:{orphan.line}: {orphan.error.code}: {orphan.error.message}", file=sys.stderr)

@@ -130,6 +130,13 @@ def merge_entries(entries: Sequence[Entry]) -> Merged:
     otherwise, or without a readable seq, it is quarantined as well.
     """
     events: dict[int, AnyEvent] = {}
+    if not any(isinstance(e, ContractError) for e in entries):  # most matches: events only, once each
+        for e in entries:
+            if events.setdefault(e.seq, e) is not e:
+                break
+        else:
+            return Merged([events[s] for s in sorted(events)], [])
+        events = {}
     unreadable: dict[int, ContractError] = {}
     refused: list[tuple[int, ContractError]] = []
     duplicates = 0
@@ -148,10 +155,10 @@ def merge_entries(entries: Sequence[Entry]) -> Merged:
         else:
             msg = f"a different event is already at seq {e.seq} (events.md §5: append-only); the first one received stands"
             refused.append((i, ContractError("conflict", msg, match_id=e.match_id, seq=e.seq, type=e.type)))
-    pos = {id(e): i for i, e in enumerate(entries)}
-    for s, err in unreadable.items():
-        if s in events:
-            refused.append((pos[id(err)], err))
+    late = [err for s, err in unreadable.items() if s in events]
+    if late:
+        pos = {id(e): i for i, e in enumerate(entries)}
+        refused.extend((pos[id(err)], err) for err in late)
     merged: dict[int, Entry] = {**unreadable, **events}
     refused.sort(key=lambda t: t[0])
     return Merged([merged[s] for s in sorted(merged)], [err for _, err in refused], duplicates)
@@ -163,7 +170,7 @@ class _Run:
     def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
         merged = merge_entries(entries)
         self.entries = merged.entries
-        n_events = sum(1 for e in self.entries if not isinstance(e, ContractError))
+        n_events = len(self.entries) - sum(1 for e in self.entries if isinstance(e, ContractError))
         self.result = ReplayResult(match_id=match_id, events=n_events, refused=merged.refused)
         for err in merged.refused:
             err.match_id = match_id

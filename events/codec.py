@@ -6,14 +6,15 @@ line, with the file and line number, and the `match_id`/`seq` whenever the line 
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -29,15 +30,17 @@ HEAD_BYTES = 4096
 _EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedLine:
+class ParsedLine(NamedTuple):
+    """A line that is an event (a tuple: a frozen dataclass costs a microsecond a line to build)."""
+
     path: str
     line: int
     event: AnyEvent
 
 
-@dataclass(frozen=True, slots=True)
-class LineError:
+class LineError(NamedTuple):
+    """A line that is not an event, with the contract error saying why."""
+
     path: str
     line: int
     error: ContractError
@@ -286,6 +289,24 @@ class Gunzip(io.RawIOBase):
     def close(self) -> None:
         self.f.close()
         super().close()
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block (and back on after it, if it was on).
+
+    Reading a log keeps every event alive (a replay needs a match's events together), so each
+    collection walks all of them again: a fifth of `paiju replay`'s CPU on 3,000 matches (issue
+    22). Events and reducer states hold no reference cycles; cycles made meanwhile (if any) are
+    collected when the collector is back on.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def open_log(path: str | Path) -> IO[bytes]:

@@ -22,7 +22,7 @@ from typing import IO, Any
 import pyarrow as pa
 
 from events.chain import event_json
-from events.codec import HEAD_BYTES, MAX_LINE_BYTES, open_log, parse_line, read_failure, recover_where
+from events.codec import HEAD_BYTES, MAX_LINE_BYTES, gc_paused, open_log, parse_line, read_failure, recover_where
 from events.errors import ContractError
 from events.models import EVENT_TYPES, AnyEvent, MatchStarted
 from ingest.schema import schemas
@@ -156,6 +156,11 @@ def parse_chunk(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Ta
 
 def parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Table, pa.Table, list[AnyEvent]]:
     """`parse_chunk`, plus the parsed events themselves in line order (one per `events` row)."""
+    with gc_paused():  # every event of the chunk stays alive: no collection walking them
+        return _parse_chunk_events(file_sha, file_name, lines)
+
+
+def _parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Table, pa.Table, list[AnyEvent]]:
     parsed: list[AnyEvent] = []
     ev_cols: dict[str, list[Any]] = {n: [] for n in schemas()["events"].names}
     rj_cols: dict[str, list[Any]] = {n: [] for n in schemas()["rejects"].names}
