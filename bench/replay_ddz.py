@@ -12,6 +12,11 @@ converted to Paiju logs (events parsed once, outside the timing). Then, in the s
   state encoding included).
 Paiju's memo caches are emptied before each timed run; the best of 3 interleaved rounds is kept. Prints games/s for each and the ratios
 (goal ≥ 25×). Run: `.venv/bin/python bench/replay_ddz.py [N]`.
+
+`--whole-process [--root DIR]` times whole processes instead (issue 22): `paiju replay LOG --json`
+(of the checkout DIR, default this one) on a file of the N games, against a Python process that
+imports rlcard and steps its `DoudizhuGame` through the same games; wall time, best of 3
+interleaved rounds, ratio printed beside the load average. Run it with N = 3000.
 """
 
 from __future__ import annotations
@@ -53,7 +58,73 @@ def _rate(n: int, fn: Callable[[], None]) -> float:
     return n / (time.perf_counter() - t0)
 
 
+_RLCARD_CHILD = """
+import json, sys
+sys.path.insert(0, {root!r})
+from engine.climbing.rlcard_xcheck import rlcard_restep
+games = json.load(open({path!r}))
+for seed, moves, winner in games:
+    if rlcard_restep(seed, moves) != winner:
+        raise SystemExit("rlcard re-step changed the winner of seed %d" % seed)
+"""
+
+
+def whole_process(n: int, root: Path) -> None:
+    """`paiju replay --json` of N games as one process vs one rlcard process stepping them."""
+    import json
+    import os
+    import resource
+    import subprocess
+    import tempfile
+
+    here = Path(__file__).resolve().parent.parent
+    tmp = Path(tempfile.mkdtemp(prefix="replay-ddz-"))
+    log, moves_file = tmp / f"ddz-{n}.jsonl", tmp / "moves.json"
+    rows = []
+    with open(log, "w", encoding="utf-8") as f:
+        for seed in range(n):
+            deal, moves, winner = rlcard_game(seed)
+            for e in paiju_log(f"bench-{seed}", deal, moves):
+                f.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
+            rows.append((seed, moves, winner))
+    moves_file.write_text(json.dumps(rows))
+    n_events = log.read_bytes().count(b"\n")
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    paiju_cmd = [sys.executable, str(root / "paiju.py"), "replay", str(log), "--json"]
+    rl_cmd = [sys.executable, "-c", _RLCARD_CHILD.format(root=str(here), path=str(moves_file))]
+    out = subprocess.run(paiju_cmd, env=env, capture_output=True, text=True, cwd=root)
+    results = [json.loads(x) for x in out.stdout.splitlines()]
+    if len(results) != n or any(r["status"] != "finished" for r in results):
+        raise SystemExit(f"paiju replay did not finish every game: {out.stderr[:300]}")
+    best = {"paiju": float("inf"), "rlcard": float("inf")}
+    wall = dict(best)
+    for _ in range(ROUNDS):
+        for k, cmd, e in (("paiju", paiju_cmd, env), ("rlcard", rl_cmd, None)):
+            r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run(cmd, env=e, stdout=subprocess.DEVNULL, check=True, cwd=root)
+            r1, t1 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            best[k] = min(best[k], (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime))
+            wall[k] = min(wall[k], t1 - t0)
+    print(f"games: {n} ({n_events} events), whole processes (start-up and imports included), best of "
+          f"{ROUNDS} interleaved rounds; code: {root}")  # fmt: skip
+    print("CPU time of each process (user + sys; robust to a shared machine), and wall time:")
+    print(f"  paiju replay --json      {best['paiju']:7.2f} s CPU  {wall['paiju']:7.2f} s wall")
+    print(f"  rlcard DoudizhuGame.step {best['rlcard']:7.2f} s CPU  {wall['rlcard']:7.2f} s wall")
+    print(f"ratio paiju / rlcard: {best['rlcard'] / best['paiju']:.2f}x CPU, {wall['rlcard'] / wall['paiju']:.2f}x wall (goal >= 25x)")
+    print(f"machine load average: {Path('/proc/loadavg').read_text().split()[0]} (2 cores shared)")
+
+
 def main() -> None:
+    args = sys.argv[1:]
+    if "--whole-process" in args:
+        args.remove("--whole-process")
+        root = Path(__file__).resolve().parent.parent
+        if "--root" in args:
+            i = args.index("--root")
+            root = Path(args[i + 1]).resolve()
+            del args[i : i + 2]
+        whole_process(int(args[0]) if args else 3000, root)
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     games = []
     for seed in range(n):

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.registry import GameNotAvailable, get_game
-from engine.replay import GroupedLog, ReplayResult, group_lines, replay_with_steps
-from events.codec import LineError, ParsedLine, event_to_json, read_log
+from engine.replay import GroupedLog, ReplayResult, group_lines, replay, replay_with_steps
+from events.codec import LineError, ParsedLine, event_to_json, gc_paused, read_log
 from events.errors import UsageError
 
 
@@ -31,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
     for p in args.paths:
         if not os.path.isfile(p) or not os.access(p, os.R_OK):
             raise UsageError(f"cannot read {p}: no such readable file")
+    with gc_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     grouped: GroupedLog = group_lines(_lines(args.paths))
     for orphan in grouped.orphans:
         print(f"{orphan.path}:{orphan.line}: {orphan.error.code}: {orphan.error.message}", file=sys.stderr)
@@ -45,8 +50,13 @@ def run(args: argparse.Namespace) -> int:
 
         console = Console(highlight=False)
     for entries in matches.values():
-        steps, result = replay_with_steps(entries)
-        any_invalid |= result.status == "invalid"
+        if args.steps:
+            steps, result = replay_with_steps(entries)
+        else:  # no states kept, no step objects: the fold alone (issue 22)
+            steps, result = [], replay(entries)
+        any_invalid |= result.status == "invalid" or bool(result.refused)
+        for err in result.refused:  # quarantined lines (events.md §5): not events of the match
+            print(f"{result.match_id} seq {err.seq if err.seq is not None else '?'}: {err.code}: {err.message}", file=sys.stderr)
         if args.json:
             if args.steps:
                 for st in steps:

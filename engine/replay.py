@@ -16,7 +16,7 @@ from typing import Any
 from engine.base import Game, Settlement
 from engine.errors import Illegal
 from engine.registry import GameNotAvailable, get_game
-from events.chain import link
+from events.chain import event_json, link
 from events.codec import LineError, ParsedLine
 from events.errors import ContractError
 from events.models import AnyEvent, Dealt, MatchStarted
@@ -46,6 +46,9 @@ class ReplayResult:
     rules: dict[str, Any] | None = None
     base: int | None = None
     dealer: int | None = None
+    refused: list[ContractError] = field(default_factory=list)
+    """Lines of this match that are not among its events (`merge_entries`): conflicts, and
+    unreadable lines at a seq an event holds or with no readable seq. Not part of the §6 object."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,17 +79,13 @@ class Step:
     error: ContractError | None = None
 
 
-def _seq_of(entry: Entry) -> int | None:
-    return entry.seq
-
-
 def order_entries(entries: Sequence[Entry]) -> list[Entry]:
     """Stable order by seq; an entry without a seq keeps its place after the entry before it."""
     # integer keys: a seq of any size sorts without float overflow
     keyed: list[tuple[int, int, int, Entry]] = []
     last = -1
     for i, e in enumerate(entries):
-        s = _seq_of(e)
+        s = e.seq
         if s is not None:
             last = s
         keyed.append((last, 0 if s is not None else 1, i, e))
@@ -94,12 +93,87 @@ def order_entries(entries: Sequence[Entry]) -> list[Entry]:
     return [t[3] for t in keyed]
 
 
+SAME_EVENT_SQL = "(canon = first_canon AND (hash IS NULL OR hash IS NOT DISTINCT FROM first_hash))"
+"""`same_event` over the lake's merge columns (ingest/pipeline.py): `canon` is the SHA-256 of the
+event's `event_json`, `first_*` the first stored row at that (match, seq)."""
+
+
+def same_event(stored: AnyEvent, resent: AnyEvent) -> bool:
+    """Whether a re-send at a stored seq is the stored event (a no-op) or a `conflict` (events.md §5).
+
+    The same content (canonical JSON without `hash`), and a `hash` that is absent (the store
+    fills it in) or the stored one: a re-send whose hash differs from the stored event's does
+    not verify, so it is not the same event (issue 17). `SAME_EVENT_SQL` is this rule in SQL.
+    """
+    return (resent.hash is None or resent.hash == stored.hash) and event_json(stored) == event_json(resent)
+
+
+@dataclass
+class Merged:
+    """One match's lines merged as the store merges them (`merge_entries`)."""
+
+    entries: list[Entry]
+    """One entry per seq, in seq order: the event, or the refusal of an unreadable line at a seq
+    no event holds (the match stops there with that error)."""
+    refused: list[ContractError]
+    """Every other line but identical re-sends, in arrival order."""
+    duplicates: int = 0
+
+
+def merge_entries(entries: Sequence[Entry]) -> Merged:
+    """The one decision on re-sends and conflicts (events.md §5), for `replay`, `dispute` and the lake.
+
+    In arrival order: the first event at a seq is the event; a later one that is `same_event` is
+    an identical re-send (a no-op), any other is a `conflict`, quarantined: it neither replaces
+    the stored event nor stops the match. A line that could not be read is charged to the seq its
+    text names when no event holds that seq (the match is `invalid` there with that error);
+    otherwise, or without a readable seq, it is quarantined as well.
+    """
+    events: dict[int, AnyEvent] = {}
+    if not any(isinstance(e, ContractError) for e in entries):  # most matches: events only, once each
+        for e in entries:
+            if events.setdefault(e.seq, e) is not e:
+                break
+        else:
+            return Merged([events[s] for s in sorted(events)], [])
+        events = {}
+    unreadable: dict[int, ContractError] = {}
+    refused: list[tuple[int, ContractError]] = []
+    duplicates = 0
+    for i, e in enumerate(entries):
+        if isinstance(e, ContractError):
+            if e.seq is None or e.seq in unreadable or e.seq in events:
+                refused.append((i, e))
+            else:
+                unreadable[e.seq] = e
+            continue
+        first = events.get(e.seq)
+        if first is None:
+            events[e.seq] = e
+        elif same_event(first, e):
+            duplicates += 1
+        else:
+            msg = f"a different event is already at seq {e.seq} (events.md §5: append-only); the first one received stands"
+            refused.append((i, ContractError("conflict", msg, match_id=e.match_id, seq=e.seq, type=e.type)))
+    late = [err for s, err in unreadable.items() if s in events]
+    if late:
+        pos = {id(e): i for i, e in enumerate(entries)}
+        refused.extend((pos[id(err)], err) for err in late)
+    merged: dict[int, Entry] = {**unreadable, **events}
+    refused.sort(key=lambda t: t[0])
+    return Merged([merged[s] for s in sorted(merged)], [err for _, err in refused], duplicates)
+
+
 class _Run:
     """The fold, shared by `replay` and `steps`."""
 
     def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
-        self.result = ReplayResult(match_id=match_id, events=len(entries))
-        self.entries = order_entries(entries)
+        merged = merge_entries(entries)
+        self.entries = merged.entries
+        n_events = len(self.entries) - sum(1 for e in self.entries if isinstance(e, ContractError))
+        self.result = ReplayResult(match_id=match_id, events=n_events, refused=merged.refused)
+        for err in merged.refused:
+            err.match_id = match_id
         self.game: Game | None = None
         self.state: Any = None
         self.rules: Any = None
@@ -139,43 +213,38 @@ class _Run:
         return True
 
     def run(self) -> Iterator[Step]:
-        expected = 0
-        seen: dict[int, AnyEvent] = {}
-        stopped_at: int | None = None
-        for idx, entry in enumerate(self.entries):
+        stopped = False
+        # one entry per seq, ascending (merge_entries): the k-th must be seq k
+        for expected, entry in enumerate(self.entries):
+            if entry.seq != expected:
+                if expected == 0:
+                    err = Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {entry.seq}")
+                else:
+                    err = Illegal("seq_gap", f"seq {entry.seq} follows seq {expected - 1}; seq {expected} is missing")
+                ev = None if isinstance(entry, ContractError) else entry
+                err.seq = entry.seq  # the gap is the first fault, named by the seq after it
+                yield Step(entry.seq, ev, self.state, self._fail(err, ev))
+                stopped = True
+                break
             if isinstance(entry, ContractError):
                 yield Step(entry.seq, None, self.state, self._fail(entry, entry))
-                stopped_at = idx
+                stopped = True
                 break
             ev = entry
-            if ev.seq in seen:
-                if seen[ev.seq].canonical_dict() == ev.canonical_dict():
-                    continue  # an identical re-send is a no-op (events.md §5)
-                err = Illegal("conflict", f"a different event is already at seq {ev.seq} (events.md §5: append-only)")
-                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped_at = idx
-                break
-            if ev.seq != expected:
-                err = Illegal("seq_gap", f"seq {ev.seq} follows seq {expected - 1}; seq {expected} is missing")
-                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped_at = idx
-                break
-            seen[ev.seq] = ev
-            expected += 1
             if not self._chain(ev):
                 err = Illegal("bad_hash", f"hash of seq {ev.seq} does not verify: the log was edited after it was written (events.md §5)")
                 yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped_at = idx
+                stopped = True
                 break
             try:
                 self._apply(ev)
             except ContractError as err:
                 yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped_at = idx
+                stopped = True
                 break
             if self.want_steps:
                 yield Step(ev.seq, ev, self.state)
-        if stopped_at is not None:
+        if stopped:
             self.any_hash, self.chain_broken = _whole_chain(self.entries)
         self._conclude()
 
@@ -242,18 +311,17 @@ class _Run:
         r = self.result
         r.chain_ok = (not self.chain_broken) if self.any_hash else None
         r.final_hash = self.prev_hash or None
-        if r.status == "invalid":
-            return
-        if self.finished and self.game is not None:
-            s: Settlement = self.game.settle(self.state)
-            r.status = "finished"
-            r.deltas = list(s.deltas)
-            r.winners = list(s.winners)
-            r.items = [dict(i) for i in s.items]
-            if r.recorded_deltas is not None:
-                r.settlement_matches = r.recorded_deltas == r.deltas
-        else:
-            r.status = "incomplete"
+        if r.status != "invalid":
+            if self.finished and self.game is not None:
+                s: Settlement = self.game.settle(self.state)
+                r.status = "finished"
+                r.deltas = list(s.deltas)
+                r.winners = list(s.winners)
+                r.items = [dict(i) for i in s.items]
+            else:
+                r.status = "incomplete"
+        if r.recorded_deltas is not None:  # §6: null without a `settled` event, else whether it equals deltas
+            r.settlement_matches = r.recorded_deltas == r.deltas
 
 
 def _check_deal_kind(game_id: str, ev: Dealt) -> None:

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
+
 from events.models import AnyEvent
 
 
@@ -35,6 +37,20 @@ def remembering() -> Iterator[None]:
         _memo = outer
 
 
+def _event_bytes(event: AnyEvent) -> bytes:
+    """`canonical_json` of the event's fields; by orjson (a tenth of the cost) where it writes the
+    same bytes: every event but `match_started` holds only strings, strict integers, booleans and
+    lists (no float, whose text the two encoders spell differently), and orjson refuses an
+    integer beyond 64 bits, which then goes to `canonical_json` (tests/test_chain_reference.py)."""
+    fields = event.canonical_fields()
+    if event.type != "match_started":  # type: ignore[attr-defined]
+        try:
+            return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            pass
+    return canonical_json(fields)
+
+
 def event_json(event: AnyEvent) -> bytes:
     """The canonical JSON of an event without its `hash` (what the chain links, events.md §5)."""
     memo = _memo
@@ -42,10 +58,10 @@ def event_json(event: AnyEvent) -> bytes:
         hit = memo.get(id(event))
         if hit is not None and hit[0] is event:
             return hit[1]
-        data = canonical_json(event.canonical_fields())
+        data = _event_bytes(event)
         memo[id(event)] = (event, data)
         return data
-    return canonical_json(event.canonical_fields())
+    return _event_bytes(event)
 
 
 def link(prev_hash: str, event: AnyEvent) -> str:

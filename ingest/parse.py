@@ -11,7 +11,6 @@ Lines are parsed by `events.codec.parse_line`, so ingest accepts and refuses exa
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import re
@@ -23,7 +22,7 @@ from typing import IO, Any
 import pyarrow as pa
 
 from events.chain import event_json
-from events.codec import MAX_LINE_BYTES, parse_line
+from events.codec import HEAD_BYTES, MAX_LINE_BYTES, gc_paused, open_log, parse_line, read_failure, recover_where
 from events.errors import ContractError
 from events.models import EVENT_TYPES, AnyEvent, MatchStarted
 from ingest.schema import schemas
@@ -85,16 +84,13 @@ def _construct_info(cls: type) -> tuple[dict[str, Any], dict[str, str]]:
 # ------------------------------------------------------------------ reading files
 
 Line = tuple[int, bytes | None, str | None]
-"""(line number, stripped bytes or None, refusal message or None)."""
+"""(line number, stripped bytes or None, refusal message or None); with a refusal, the bytes are
+the head of the line (an over-long one) or None."""
 
 
 def open_stored(path: str) -> IO[bytes]:
-    """A stored file for binary reading; gzip is detected by its magic bytes."""
-    f = open(path, "rb")  # noqa: SIM115 - returned to the caller
-    head = f.peek(2)[:2]
-    if head == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]
-    return f
+    """A stored file for binary reading; gzip is detected by its magic bytes (`events.codec.open_log`)."""
+    return open_log(path)
 
 
 def split_lines(path: str) -> Iterator[Line]:
@@ -114,19 +110,23 @@ def split_lines(path: str) -> Iterator[Line]:
                 yield (lineno + 1, None, f"unreadable input after line {lineno}: {e}")
                 return
             if not raw:
+                failure = read_failure(stream)
+                if failure is not None:
+                    yield (lineno + 1, None, f"unreadable input after line {lineno}: {failure}")
+                    return
                 break
             lineno += 1
             any_line = True
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                size = len(raw)
+                head, size = raw[:HEAD_BYTES], len(raw)  # kept for the match id and seq it names
                 try:
                     while raw and not raw.endswith(b"\n"):
                         raw = stream.readline(MAX_LINE_BYTES)
                         size += len(raw)
                 except (OSError, EOFError, zlib.error):
-                    yield (lineno, None, f"line of {size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it")
+                    yield (lineno, head, f"line of {size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it")
                     return
-                yield (lineno, None, f"line of {size} bytes exceeds the limit of {MAX_LINE_BYTES}")
+                yield (lineno, head, f"line of {size} bytes exceeds the limit of {MAX_LINE_BYTES}")
                 continue
             stripped = raw.strip()
             if stripped:
@@ -156,6 +156,11 @@ def parse_chunk(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Ta
 
 def parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Table, pa.Table, list[AnyEvent]]:
     """`parse_chunk`, plus the parsed events themselves in line order (one per `events` row)."""
+    with gc_paused():  # every event of the chunk stays alive: no collection walking them
+        return _parse_chunk_events(file_sha, file_name, lines)
+
+
+def _parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tuple[pa.Table, pa.Table, list[AnyEvent]]:
     parsed: list[AnyEvent] = []
     ev_cols: dict[str, list[Any]] = {n: [] for n in schemas()["events"].names}
     rj_cols: dict[str, list[Any]] = {n: [] for n in schemas()["rejects"].names}
@@ -171,8 +176,9 @@ def parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tupl
         rj_cols["raw"].append(_preview(raw))
 
     for lineno, raw, problem in lines:
-        if raw is None:
-            reject(lineno, ContractError("bad_json", problem or "unreadable line"), None)
+        if problem is not None or raw is None:
+            mid, seq = recover_where(raw) if raw else (None, None)  # issue 17: charged to its match
+            reject(lineno, ContractError("bad_json", problem or "unreadable line", match_id=mid, seq=seq), raw)
             continue
         try:
             ev = parse_fast(raw)

@@ -51,7 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from engine.procs import worker_init
-from engine.replay import Entry
+from engine.replay import SAME_EVENT_SQL, Entry
 from events import chain
 from events.models import AnyEvent
 from ingest import store
@@ -573,6 +573,7 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     con.execute(
         f"""CREATE TEMP TABLE ranked AS
         SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
+               first_value(hash) OVER w AS first_hash,
                first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
         FROM (SELECT 0 AS src, -1 AS file_idx, -1 AS chunk, {cols}, src_file FROM old
               UNION ALL SELECT 1 AS src, file_idx, chunk, {cols}, NULL AS src_file FROM new)
@@ -598,7 +599,8 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         FROM ranked r JOIN meta m USING (match_id)
         WHERE r.rn = 1 AND r.src = 0 AND r.game = '{UNKNOWN_GAME}' AND m.game IS NOT NULL"""
     )
-    summary.duplicates = con.execute("SELECT count(*) FROM ranked WHERE rn > 1 AND canon = first_canon").fetchone()[0]
+    # one decision with `paiju replay` on re-sends (engine.replay.same_event, issue 21 item 5)
+    summary.duplicates = con.execute(f"SELECT count(*) FROM ranked WHERE rn > 1 AND {SAME_EVENT_SQL}").fetchone()[0]
     # conflicts → rejects, with the reason
     con.execute(
         """CREATE TEMP TABLE conflicts AS
@@ -607,7 +609,7 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
                || ' (first received in file ' || left(r.first_sha, 12) || ' line ' || r.first_line
                || '); events.md §5: stored events are never changed' AS message,
                left(r.line, 4096) AS raw
-        FROM ranked r LEFT JOIN names n USING (file_sha) WHERE r.rn > 1 AND r.canon <> r.first_canon"""
+        FROM ranked r LEFT JOIN names n USING (file_sha) WHERE r.rn > 1 AND NOT """ + SAME_EVENT_SQL
     )
     summary.conflicts = con.execute("SELECT count(*) FROM conflicts").fetchone()[0]
     prejects = sorted((stage / "prejects").glob("*.parquet")) if (stage / "prejects").exists() else []

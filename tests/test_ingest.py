@@ -127,9 +127,15 @@ def test_bad_input_is_quarantined_and_the_rest_ingested(tmp_path: Path) -> None:
         (5, "bad_json", None, None), (len(lines) + 2, "unknown_type", "zz", 0), (len(lines) + 3, "bad_field", "zz", 1),
         (len(lines) + 4, "bad_json", None, None), (len(lines) + 5, "bad_json", None, None),
     ]  # fmt: skip
-    assert by_file["huge.jsonl"] == [(1, "bad_json", None, None)]
+    assert by_file["huge.jsonl"] == [(1, "bad_json", "h", None)]  # charged to the match its head names (issue 17)
     assert by_file["empty.jsonl"] == [(0, "bad_json", None, None)]
-    assert [c for _, c, _, _ in by_file["trunc.jsonl.gz"]] == ["bad_json"]
+    # the cut gzip: its last, partial line is refused and charged to the match it names (issue 17),
+    # then the cut itself
+    import zlib
+
+    tail = zlib.decompressobj(31).decompress(data[: len(data) // 2]).rsplit(b"\n", 1)[1]
+    named = tail.split(b'"')[3].decode() if tail.count(b'"') >= 4 else None
+    assert [(c, m) for _, c, m, _ in by_file["trunc.jsonl.gz"]] == [("bad_json", named), ("bad_json", None)]
     # the three good matches are complete and replayed like the engine does
     want = {m[0].match_id: replay(m).status for m in good}
     got = dict(con.execute("SELECT match_id, status FROM matches WHERE match_id LIKE 'good-%'").fetchall())

@@ -1,0 +1,102 @@
+"""Where each microsecond of an event goes, per game: parse, replay, table building (issue 22).
+
+    .venv/bin/python bench/parse.py [--root DIR] [--rounds 3]
+
+On the simulated base set of every game (bench/_data.py, cached in /tmp), CPU µs per event on one
+core of:
+- bare `orjson.loads` and bare `json.loads` of each line (the floor);
+- the line parser `events.codec.parse_line` (decode, every contract check, the event object),
+  and its ratio to the bare `orjson.loads` (goal <= 1.5x);
+- the replay `engine.replay.replay` of each match from its parsed events (seq checks, hash chain,
+  the game's reducer, settlement), and its ratio to the line parser of the same events
+  (goal <= 5x);
+- table building `ingest.tables.build_rows` of each match beyond its replay (views, rows, Arrow).
+`--root` imports the code under test from another checkout (e.g. the base commit's worktree) so
+that before and after are measured by the same script. Best of `--rounds` interleaved rounds;
+the load average is printed beside the figures (2 cores shared: ratios, not absolute times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _best(rounds: int, fn: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        gc.collect()
+        c = time.process_time()
+        fn()
+        best = min(best, time.process_time() - c)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--root", default=str(ROOT), help="checkout whose code is measured (default: this one)")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from bench._data import base_log
+
+    log = base_log()
+    sys.path.insert(0, args.root)
+    for name in [m for m in sys.modules if m.split(".")[0] in ("events", "engine", "ingest")]:
+        del sys.modules[name]
+    import orjson
+
+    import events.codec
+    from engine.replay import replay
+    from events.codec import parse_line
+    from ingest.tables import build_rows
+
+    print(f"code under test: {Path(events.codec.__file__).resolve().parent.parent}")
+    by_game: dict[str, list[bytes]] = {}
+    game_of: dict[str, str] = {}
+    for raw in log.read_bytes().splitlines():
+        o = json.loads(raw)
+        if o["type"] == "match_started":
+            game_of[o["match_id"]] = o["game"]
+        by_game.setdefault(game_of[o["match_id"]], []).append(raw)
+    print(f"{'game':16} {'events':>7} {'orjson':>7} {'json':>7} {'parser':>7} {'/orjson':>7} "
+          f"{'replay':>7} {'/parser':>7} {'tables':>7}   (CPU µs per event)")  # fmt: skip
+    totals = dict.fromkeys(("n", "orjson", "json", "parser", "replay", "tables"), 0.0)
+    for game, lines in by_game.items():
+        evs = [parse_line(x) for x in lines]
+        matches: dict[str, list[Any]] = {}
+        for e in evs:
+            matches.setdefault(e.match_id, []).append(e)
+        pairs = list(matches.items())
+        for _, m in pairs:  # warm the reducers' lazy tables
+            replay(m)
+        n = len(lines)
+        t_orjson = _best(args.rounds, lambda lines=lines: [orjson.loads(x) for x in lines])
+        t_json = _best(args.rounds, lambda lines=lines: [json.loads(x) for x in lines])
+        t_parse = _best(args.rounds, lambda lines=lines: [parse_line(x) for x in lines])
+        t_replay = _best(args.rounds, lambda pairs=pairs: [replay(m) for _, m in pairs])
+        t_rows = _best(args.rounds, lambda pairs=pairs: build_rows(pairs))
+        us = 1e6 / n
+        print(f"{game:16} {n:7d} {t_orjson * us:7.2f} {t_json * us:7.2f} {t_parse * us:7.2f} {t_parse / t_orjson:6.2f}x "
+              f"{t_replay * us:7.2f} {t_replay / t_parse:6.2f}x {(t_rows - t_replay) * us:7.2f}")  # fmt: skip
+        for k, v in (("n", n), ("orjson", t_orjson), ("json", t_json), ("parser", t_parse), ("replay", t_replay),
+                     ("tables", t_rows - t_replay)):  # fmt: skip
+            totals[k] += v
+    us = 1e6 / totals["n"]
+    print(f"{'all':16} {int(totals['n']):7d} {totals['orjson'] * us:7.2f} {totals['json'] * us:7.2f} "
+          f"{totals['parser'] * us:7.2f} {totals['parser'] / totals['orjson']:6.2f}x {totals['replay'] * us:7.2f} "
+          f"{totals['replay'] / totals['parser']:6.2f}x {totals['tables'] * us:7.2f}")  # fmt: skip
+    print("goals: parser <= 1.5x orjson; every game's replay <= 5x its parser")
+    print(f"machine load average: {Path('/proc/loadavg').read_text().split()[0]} (2 cores shared)")
+
+
+if __name__ == "__main__":
+    main()
