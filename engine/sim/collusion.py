@@ -5,7 +5,7 @@ pair's policy overrides the proposal where the pair gains, and every override is
 - Zha Jin Hua: never compare against the partner (another target, else the cheapest bet); with
   only the pair left the weaker hand folds to the stronger; the weaker partner of a strong hand
   (share > 0.85) raises to squeeze the third players instead of folding.
-- Mahjong (Hongzhong, Anshun): discard a tile the partner can win on (where a discard may be won
+- Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on (where a discard may be won
   on) or peng, before the bot's own choice; never win on, peng or kong the partner's discard.
 - Dou Dizhu, Pao De Kuai: never beat the partner's play (pass where passing is legal: the partner
   runs out, bombs are held back).
@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.tiles import N_KINDS, tile_name
+from engine.tiles import N_SUITED, tile_name
 
 Bot = Callable[[Any, random.Random], dict[str, Any]]
 SUPPORTED = ("zhajinhua", "hongzhong", "anshun", "ddz", "ddz_laizi", "paodekuai")
@@ -99,8 +99,8 @@ def _claimflow(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
             return payload
         b = partner[a]
         hand, theirs = s.hands[a], s.hands[b]
-        wins = [k for k in range(N_KINDS) if hand[k] and game.bot_may_hu(s, b, _add(theirs, k), "dianpao")]
-        pengs = [k for k in range(N_KINDS) if hand[k] and theirs[k] >= 2]
+        wins = [k for k in range(N_SUITED) if hand[k] and game.bot_may_hu(s, b, _add(theirs, k), "dianpao")]
+        pengs = [k for k in range(N_SUITED) if hand[k] and theirs[k] >= 2]
         for k in wins + pengs:
             c = {"type": "discard", "seat": a, "tile": tile_name(k)}
             if game.try_apply(s, c) is not None:
