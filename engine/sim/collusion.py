@@ -2,11 +2,13 @@
 `paiju integrity`, docs/integrity.md). A wrapper around the game's own bot: the bot proposes, the
 pair's policy overrides the proposal where the pair gains, and every override is a legal event.
 
-- Zha Jin Hua: never compare against the partner (another target, else the cheapest bet); with
-  only the pair left the weaker hand folds to the stronger; the weaker partner of a strong hand
-  (share > 0.85) raises to squeeze the third players instead of folding.
-- Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on (where a discard may be won
-  on) or peng, before the bot's own choice; never win on, peng or kong the partner's discard.
+- Zha Jin Hua: the weaker hand of the pair folds to the stronger (with only the pair left, or
+  whenever the partner is still in), except that the weaker partner of a strong hand (share > 0.85)
+  raises to squeeze the third players; the stronger never compares against or opens on the partner
+  (another target, else the cheapest bet).
+- Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on
+  (where a discard may be won on) or peng, before the bot's own choice; never peng or kong away a
+  discard the partner could win on.
 - Dou Dizhu, Pao De Kuai: never beat the partner's play (pass where passing is legal: the partner
   runs out, bombs are held back).
 """
@@ -63,8 +65,8 @@ def _zjh(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
             if weaker:
                 return fold
             return bets[0] if bets else fold
-        if weaker and strength(state, b) > 0.85 and len(bets) > 1:
-            return bets[1]  # squeeze the third players
+        if weaker:  # the partner's hand takes the pot: squeeze the others with a strong one, else fold
+            return bets[1] if strength(state, b) > 0.85 and len(bets) > 1 else fold
         if payload["type"] == "compare" and payload["target"] == b:
             others = [x for x in mine if x["type"] == "compare" and x["target"] != b]
             return others[0] if others else bets[0] if bets else fold
@@ -76,23 +78,21 @@ def _zjh(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
 
 
 def _claimflow(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
-    def claims_on_partner(s: Any, payload: dict[str, Any]) -> bool:
+    def blocks_partner(s: Any, payload: dict[str, Any]) -> bool:
+        """A peng or kong of a discard the partner could win on (the claim would take it away)."""
         j = payload.get("seat")
-        return (
-            s.phase in ("claim", "rob")
-            and payload["type"] in ("hu", "peng", "gang")
-            and j in partner
-            and partner[j] == s.turn
-            and payload.get("kind", "zhi") == "zhi"
-        )
+        if s.phase != "claim" or payload["type"] not in ("peng", "gang") or j not in partner or s.tile is None:
+            return False
+        b = partner[j]
+        return b != s.turn and bool(game.bot_may_hu(s, b, _add(s.hands[b], s.tile), "dianpao"))
 
     def act(s: Any, rng: random.Random) -> dict[str, Any]:
         payload = bot(s, rng)
-        if claims_on_partner(s, payload):
+        if blocks_partner(s, payload):
             for c in game.bot_candidates(s, rng):
-                if not claims_on_partner(s, c) and game.try_apply(s, c) is not None:
+                if not blocks_partner(s, c) and game.try_apply(s, c) is not None:
                     return c  # type: ignore[no-any-return]
-            rest = [c for c in game.legal_actions(s) if not claims_on_partner(s, c)]
+            rest = [c for c in game.legal_actions(s) if not blocks_partner(s, c)]
             return rest[0] if rest else payload
         a = s.turn
         if s.phase != "act" or payload["type"] != "discard" or a not in partner:
