@@ -419,6 +419,11 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
     with contextlib.suppress(Exception):  # the catalog is a convenience; the manifest is the truth
         store.write_catalog(lake, new_manifest)
     summary.seconds["publish"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    from ingest.integrity_tables import publish_tables  # the integrity tables (docs/integrity.md)
+
+    publish_tables(lake, new_manifest)
+    summary.seconds["integrity"] = time.perf_counter() - t0
 
 
 def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary) -> list[str]:

@@ -9,7 +9,8 @@ The strength of a seat's dealt hand (higher = better), one measure per game fami
 - Mahjong: −(starting shanten) + 0.1 × pairs (engine/mahjong/core.py shanten, seven pairs
   allowed), on the dealt 13 (the dealer's 14).
 The fair reference of the card and tile games comes from `REF_DEALS` deals of the game's own
-shuffle with a fixed seed, per seat position relative to the dealer (the mahjong dealer holds 14).
+shuffle with a fixed seed, per seat position relative to the dealer, positions the shuffle treats
+alike pooled (every Dou Dizhu seat; the mahjong dealer, who holds 14, apart from the others).
 
 `rigged_deal`: with chance `fraction` the deal is re-drawn (from the match's generator, at most
 `MAX_REDRAWS` times) until the favoured seat's strength is above the fair mean of its position.
@@ -30,7 +31,7 @@ import numpy as np
 from engine.cards import CARD_ID, rank_of
 from engine.tiles import N_KINDS, tile_id
 
-REF_DEALS = 4000
+REF_DEALS = 20000
 """Fair deals behind the simulated reference of the card and tile games."""
 REF_SEED = 20261201
 MAX_REDRAWS = 50
@@ -109,7 +110,29 @@ def reference(game_id: str, n: int) -> tuple[tuple[float, float], ...]:
     for _ in range(REF_DEALS):
         rows.append(strengths(game_id, game.deal(rules, n, rng, **kw)["hands"]))
     a = np.asarray(rows)
-    return tuple((float(a[:, k].mean()), float(a[:, k].std())) for k in range(n))
+    # positions the shuffle treats alike share one reference: every Dou Dizhu seat, every mahjong
+    # seat but the dealer's (14 tiles); Pao De Kuai's dealer holds 3s: each position its own
+    if game_id in ("ddz", "ddz_laizi"):
+        groups = [list(range(n))] * n
+    elif game_id in MAHJONG:
+        groups = [[0]] + [list(range(1, n))] * (n - 1)
+    else:
+        groups = [[k] for k in range(n)]
+    out = [(float(a[:, g].mean()), float(a[:, g].std())) for g in groups]
+    if game_id in ("ddz", "ddz_laizi"):  # the mean is exact (hypergeometric), the SD simulated
+        out = [(ddz_mean(), sd) for _, sd in out]
+    return tuple(out)
+
+
+def ddz_mean(hand: int = 17, deck: int = 54) -> float:
+    """Exact mean of `climbing_strength` for `hand` cards of the 54-card deck: 4·h/D 2s,
+    1.5 × 2·h/D jokers, 2 × 13 × C(D−4, h−4)/C(D, h) bombs, 3 × C(D−2, h−2)/C(D, h) rocket."""
+    from math import comb
+
+    return (
+        4 * hand / deck + 1.5 * 2 * hand / deck + 2 * 13 * comb(deck - 4, hand - 4) / comb(deck, hand)
+        + 3 * comb(deck - 2, hand - 2) / comb(deck, hand)
+    )  # fmt: skip
 
 
 def rigged_deal(
