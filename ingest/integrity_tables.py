@@ -19,10 +19,12 @@ exchangeable within a match when nobody colludes). Components (positive = more l
   the wins among them (点炮);
 - climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
   5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play).
-Each component is standardised by its exact null mean and SD; the pair's statistic T is their sum
+Each component is standardised by its exact null mean and SD; the pair's statistic T is their
+weighted sum (`WEIGHTS`)
 standardised again exactly (`behaviour_z`), its p-value is Monte Carlo under the same null. The
 co-seating count gets a Poisson p-value against the count expected from both players' activity;
-the two p-values are combined by Fisher's method, and Benjamini–Hochberg gives q-values.
+the two p-values are combined by Tippett's method (the smaller, corrected for two looks: either
+signal alone can carry a pair), and Benjamini–Hochberg gives q-values per game.
 """
 
 from __future__ import annotations
@@ -55,8 +57,10 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "mahjong": ("joint", "feeds", "deal_ins"),
     "climbing": ("joint", "passes", "lets_run", "no_bomb"),
 }
-REPORTED_ONLY = frozenset({"deal_ins"})
-"""Components shown but left out of T (deal-ins are a part of the feeds)."""
+WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0}
+"""Weight of a standardised component in T (1 when not listed): the signature of each scheme
+counts double (folding a good hand to the partner's better one; feeding the partner's claims);
+deal-ins are shown but left out (they are a part of the feeds)."""
 CLIMBING = ("ddz", "ddz_laizi", "paodekuai")
 BOTTOM_GAMES = ("ddz", "ddz_laizi")
 
@@ -253,6 +257,12 @@ def _z_of(p: float) -> float:
     return float(norm.isf(max(p, 1e-300)))
 
 
+def _tippett(ps: Sequence[float]) -> float:
+    """P(the smallest of k independent uniform p-values ≤ the smallest seen) = 1 − (1 − min)^k:
+    a pair stands out by its behaviour or by how often it sits together, either suffices."""
+    return float(-math.expm1(len(ps) * math.log1p(-min(min(ps), 1.0 - 1e-16))))
+
+
 def _fisher(ps: Sequence[float]) -> float:
     from scipy.stats import chi2
 
@@ -306,8 +316,8 @@ def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, di
     comp_z = {
         c: float((obs[:, k].sum() - mu_c[:, k].sum()) / sd_c[k]) if sd_c[k] > 0 else 0.0 for k, c in enumerate(names)
     }
-    scored = np.array([c not in REPORTED_ONLY for c in names])
-    w = np.where((sd_c > 0) & scored, 1.0 / np.where(sd_c > 0, sd_c, 1.0), 0.0)
+    weight = np.array([WEIGHTS.get(c, 1.0) for c in names])
+    w = np.where(sd_c > 0, weight / np.where(sd_c > 0, sd_c, 1.0), 0.0)
     ys = [a @ w for a in pd_.alts]  # per match: T's contribution of every seat pair
     y_obs = obs @ w
     y_mu = np.array([y.mean() for y in ys])
@@ -368,7 +378,7 @@ def pair_signals(facts: Iterable[MatchFacts], *, min_matches: int = MIN_MATCHES,
         evidence = [pd_.mids[r] for r in order if contrib[r] > 0]
         per_game.append({
             "players": [pd_.a, pd_.b], "game": pd_.game, "matches_together": n_together,
-            "score": _z_of(_fisher([_norm_sf(z), p_co])), "p_value": _fisher([p_t, p_co]),
+            "score": _z_of(_tippett([_norm_sf(z), p_co])), "p_value": _tippett([p_t, p_co]),
             "signals": {"co_seating_z": z_co, "expected_together": expected, "co_seating_p": p_co,
                         "behaviour_z": z, "behaviour_p": p_t,
                         **{f"{c}_z": v for c, v in comp_z.items()},
