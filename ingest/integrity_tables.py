@@ -384,7 +384,7 @@ def pair_signals(facts: Iterable[MatchFacts], *, min_matches: int = MIN_MATCHES,
                         **{f"{c}_z": v for c, v in comp_z.items()},
                         **_flows(pd_)},
             "evidence": evidence,
-            "evidence_seqs": {pd_.mids[r]: sorted(pd_.seqs[r]) for r in order if contrib[r] > 0},
+            "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
         })  # fmt: skip
     rows = _with_q(per_game, fdr, by_game=True)
     if game is None and len({r["game"] for r in per_game}) > 1:
