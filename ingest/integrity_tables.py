@@ -46,7 +46,7 @@ FDR = 0.05
 """The false discovery rate at which pairs and players are flagged."""
 MIN_MATCHES = 10
 """Pairs with fewer shared matches are not tested."""
-MC_DRAWS = 4000
+MC_DRAWS = 1000
 MC_DRAWS_FINE = 200_000
 """Monte Carlo draws of the seat-shuffle null; pairs with fewer than 10 exceedances get the fine run."""
 EVIDENCE = 10
@@ -125,9 +125,7 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
         src: int | None = None  # the seat whose discard (or added kong) is open to claims
         for e in events[2:]:
             t = e.get("type")
-            if t == "discard":
-                src = e["seat"]
-            elif t == "gang" and e.get("kind") == "bu":
+            if t == "discard" or (t == "gang" and e.get("kind") == "bu"):
                 src = e["seat"]
             elif t in ("peng", "hu") or (t == "gang" and e.get("kind") == "zhi"):
                 if src is not None and e["seat"] != src:
@@ -178,6 +176,8 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     weighted by the folded hand's strength (folding a good hand to a better one is what a partner
     does; a weak hand folds against everybody). Who is still in: folds, forfeits and compare losers
     (the match's own ranking; equal hands: the challenger loses)."""
+    from engine.cards import CARD_ID
+    from engine.errors import Illegal
     from engine.registry import get_game
     from engine.sim.rig import zjh_strength
     from engine.zhajinhua.hands import Evaluator
@@ -185,9 +185,8 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     try:
         r = get_game("zhajinhua").parse_rules(st.get("rules") or {})
         ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
-    except Exception:  # noqa: BLE001 (an unreadable rules object: the standard ranking)
+    except Illegal:  # a finished match's rules always parse; the standard ranking otherwise
         ev = Evaluator()
-    from engine.cards import CARD_ID
 
     hands = [[CARD_ID[c] for c in h] for h in dealt["hands"]]
     share = [zjh_strength(h) for h in dealt["hands"]]
@@ -557,13 +556,12 @@ PAIR_SIGNALS, DEAL_STRENGTH = "pair_signals", "deal_strength"
 def lake_facts(con: Any, *, game: str | None = None) -> list[MatchFacts]:
     """The facts of every finished match of a lake (a DuckDB connection with the `events` and
     `matches` views, e.g. analytics.lake.open_lake), in match id order."""
-    where, params = ("AND m.game = ?", [game]) if game else ("", [])
     rows = con.execute(
-        f"""SELECT m.match_id, m.deltas, list(e.line ORDER BY e.seq) AS lines
-            FROM matches m JOIN events e USING (match_id)
-            WHERE m.status = 'finished' {where}
-            GROUP BY m.match_id, m.deltas ORDER BY m.match_id""",  # noqa: S608 (no input in the text)
-        params,
+        """SELECT m.match_id, m.deltas, list(e.line ORDER BY e.seq) AS lines
+           FROM matches m JOIN events e USING (match_id)
+           WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
+           GROUP BY m.match_id, m.deltas ORDER BY m.match_id""",
+        [game, game],
     ).fetchall()
     out = []
     for mid, deltas, lines in rows:

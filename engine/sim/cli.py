@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--matches must be at least 1, got {args.matches}")
     if args.workers <= 0:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    world = parse_world(args, game)
+    parse_world(args, game)  # bad world options: a usage error before anything is written
     parent = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
         raise UsageError(f"cannot write {args.out}: {parent} is not a writable folder")
