@@ -64,7 +64,8 @@ def test_seat_shuffle_null_against_enumeration() -> None:
     # brute force: each match independently gives the pair any of its 3 seat pairs
     alts = [f.comps for f in facts]
     sd_c = np.sqrt(sum(a.var(axis=0) for a in alts))
-    w = np.where(sd_c > 0, 1 / np.where(sd_c > 0, sd_c, 1), 0)
+    weight = np.array([2.0 if c == "fold_to" else 1.0 for c in it.COMPONENTS["zhajinhua"]])  # docs/integrity.md
+    w = np.where(sd_c > 0, weight / np.where(sd_c > 0, sd_c, 1), 0)
     t_obs = sum(f.comps[0] @ w for f in facts)  # A, B hold seats 0 and 1: pair index 0
     totals = [sum(alts[m][k] @ w for m, k in enumerate(ks)) for ks in itertools.product(range(3), repeat=3)]
     mean, sd = float(np.mean(totals)), float(np.std(totals))
