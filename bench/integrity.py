@@ -34,9 +34,10 @@ from engine.sim.simulate import World, simulate_match
 from engine.workers import process_pool
 from ingest.integrity_tables import FDR, deal_fairness, deal_rows, match_facts, pair_signals
 
-SIZES: dict[str, tuple[int, int]] = {"zhajinhua": (20, 800), "anshun": (12, 600), "ddz": (12, 600)}
-"""Per game: (players in the pool, matches per world): about 200 deals per player and 25–45
-shared matches per pair at chance seating (sized for 2 shared cores)."""
+SIZES: dict[str, tuple[int, int]] = {"zhajinhua": (20, 800), "anshun": (10, 350), "ddz": (10, 400)}
+"""Per game: (players in the pool, matches per world): 120–200 deals per player and 25–50 shared
+matches per pair at chance seating (sized for 2 cores shared by 8 sessions; `--players`/`--matches`
+give other sizes)."""
 RIG: dict[str, float] = {"zhajinhua": 0.36, "anshun": 0.36, "ddz": 0.3}
 """Fraction of the rigged player's deals re-drawn: about 0.3 fair SD on its mean strength (the
 bench prints the shift it measured)."""
@@ -117,21 +118,24 @@ def main() -> None:
     ap.add_argument("--families", default=",".join(SIZES), help="games, one per family (default %(default)s)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every world's matches (default 1)")
+    ap.add_argument("--players", type=int, help="players in every world's pool (default: per game, SIZES)")
     args = ap.parse_args()
     games = [g for g in args.families.split(",") if g]
-    jobs = [(g, k, kind, SIZES[g][0], max(50, int(SIZES[g][1] * args.scale)))
+    pools = {g: args.players or SIZES[g][0] for g in games}
+    jobs = [(g, k, kind, pools[g], max(50, int(SIZES[g][1] * args.scale)))
             for g in games for k in range(args.worlds) for kind in KINDS]  # fmt: skip
     print(f"integrity bench: {args.worlds} worlds × {len(KINDS)} kinds per family, FDR {FDR}, rig fractions {RIG}, seek {SEEK}; "
           f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     for g in games:
-        print(f"  {g}: {SIZES[g][0]} players, {max(50, int(SIZES[g][1] * args.scale))} matches per world")
+        print(f"  {g}: {pools[g]} players, {max(50, int(SIZES[g][1] * args.scale))} matches per world")
     t0 = time.perf_counter()
     results = []
     with process_pool(args.workers) as pool:
         for r in pool.map(world, jobs):
             results.append(r)
             print(f"    {r['game']} world {r['world']} {r['kind']}: rank {r['rank']}, flagged tp {r['tp']} fp {r['fp']}, "
-                  f"players flagged {r['players_flagged']} (rigged {r['rigged']}), {r['cpu']:.1f} s CPU", flush=True)
+                  f"players flagged {r['players_flagged']} (rigged {r['rigged']}, shift {r['rig_shift']}), "
+                  f"together {r['together']}, pairs {r['pairs']}, {r['cpu']:.1f} s CPU", flush=True)
     wall = time.perf_counter() - t0
     for g in games:
         rs = [r for r in results if r["game"] == g]
