@@ -64,6 +64,7 @@ def test_integrity_page_links_evidence_into_the_replay(tmp_path: Path) -> None:
                 links = page.locator("a[href*='/replay?match=']")
                 links.first.wait_for(timeout=60_000)
                 ARTIFACTS.mkdir(exist_ok=True)
+                page.wait_for_timeout(5000)  # the tables draw on a canvas after the page settles
                 page.screenshot(path=str(ARTIFACTS / "dashboard_integrity.png"), full_page=True)
                 href = links.first.get_attribute("href") or ""
                 m = re.fullmatch(r"/replay\?match=(sim-zhajinhua-6-\d{6})&step=(\d+)", href)
