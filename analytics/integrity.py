@@ -60,13 +60,13 @@ def report(
 def published(lake: str | Path) -> dict[str, Any] | None:
     """The tables the last ingest published, as pandas DataFrames (`pair_signals` with `signals`
     and `evidence_seqs` decoded), or None when the lake has none yet."""
-    import pyarrow.parquet as pq
+    import pyarrow.feather as feather
 
     paths = table_paths(lake)
     if paths is None:
         return None
-    pairs = pq.read_table(paths[PAIR_SIGNALS]).to_pandas()
+    pairs = feather.read_table(paths[PAIR_SIGNALS]).to_pandas()
     pairs["signals"] = [json.loads(s) for s in pairs["signals"]]
     pairs["evidence_seqs"] = [json.loads(s) for s in pairs["evidence_seqs"]]
     pairs["evidence"] = [list(e) for e in pairs["evidence"]]
-    return {PAIR_SIGNALS: pairs, DEAL_STRENGTH: pq.read_table(paths[DEAL_STRENGTH]).to_pandas()}
+    return {PAIR_SIGNALS: pairs, DEAL_STRENGTH: feather.read_table(paths[DEAL_STRENGTH]).to_pandas()}

@@ -610,11 +610,11 @@ def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
 
 def publish_tables(lake: str | Path, manifest: Any) -> None:
     """Build `pair_signals` and `deal_strength` from the lake's published events and matches and
-    publish them under `<lake>/integrity/<generation>/`, `CURRENT.json` naming them (written
+    publish them as Arrow IPC files under `<lake>/integrity/<generation>/`, `CURRENT.json` naming them (written
     atomically; older generations removed). Called by the ingest after it has published (under the
     lake's lock), by the local and the Spark engine alike."""
     import duckdb
-    import pyarrow.parquet as pq
+    import pyarrow.feather as feather
 
     from ingest.store import view_sql
 
@@ -630,11 +630,11 @@ def publish_tables(lake: str | Path, manifest: Any) -> None:
     gen = str(manifest.generation)
     folder = root / TABLE_DIR / gen
     folder.mkdir(parents=True, exist_ok=True)
-    for name, t in tables.items():
-        pq.write_table(t, folder / f"{name}.parquet")
+    for name, t in tables.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
+        feather.write_feather(t, folder / f"{name}.arrow", compression="zstd")
     tmp = root / TABLE_DIR / f".{CURRENT}.tmp"
     tmp.write_text(json.dumps({"generation": manifest.generation,
-                               "tables": {n: f"{gen}/{n}.parquet" for n in tables}}), encoding="utf-8")  # fmt: skip
+                               "tables": {n: f"{gen}/{n}.arrow" for n in tables}}), encoding="utf-8")  # fmt: skip
     os.replace(tmp, root / TABLE_DIR / CURRENT)
     for old in (root / TABLE_DIR).iterdir():
         if old.is_dir() and old.name != gen:

@@ -275,9 +275,9 @@ def test_tables_are_rebuilt_by_each_ingest(tmp_path: Path) -> None:
     ingest([str(log2)], tmp_path / "lake", workers=0)
     second = it.table_paths(tmp_path / "lake")
     assert first and second and first != second and not first["deal_strength"].exists()
-    import pyarrow.parquet as pq
+    import pyarrow.feather as feather
 
-    assert pq.read_table(second["deal_strength"]).num_rows == 60 * 3
+    assert feather.read_table(second["deal_strength"]).num_rows == 60 * 3
 
 
 def test_cli_bad_usage(tmp_path: Path) -> None:

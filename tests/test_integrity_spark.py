@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
+import pyarrow.feather as feather
 import pytest
 
 from engine.sim.simulate import World, simulate_lines
@@ -49,7 +49,7 @@ def test_integrity_tables_local_equal_spark(tmp_path: Path, spark: Any) -> None:
     a, b = table_paths(local), table_paths(dist)
     assert a is not None and b is not None and set(a) == set(b) == {"pair_signals", "deal_strength"}
     for name in a:
-        ta, tb = pq.read_table(a[name]), pq.read_table(b[name])
+        ta, tb = feather.read_table(a[name]), feather.read_table(b[name])
         assert ta.schema == tb.schema and ta.num_rows > 0, name
         assert ta.equals(tb), name
-    assert pq.read_table(a["deal_strength"]).num_rows == 150 * 5 + 90 * 3
+    assert feather.read_table(a["deal_strength"]).num_rows == 150 * 5 + 90 * 3
