@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dashboard": ("dashboard.cli", "start the Streamlit app on a lake"),
     "schema": ("events.cli_schema", "print the JSON Schema of every event type"),
     "rules": ("engine.cli_rules", "print a game's house-rule options, defaults and presets"),
+    "integrity": ("analytics.integrity_cli", "collusion signals per pair of players and deal fairness per player"),
     "serve": ("referee.cli", "the live referee: an HTTP service that checks each event as the game server plays it"),
 }
 

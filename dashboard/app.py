@@ -27,6 +27,7 @@ PAGES = [
     ("views/fans.py", "Fans and scores", ":material/bar_chart:", "fans"),
     ("views/lab.py", "House-rules lab", ":material/science:", "lab"),
     ("views/quality.py", "Data quality", ":material/rule:", "quality"),
+    ("views/integrity.py", "Integrity", ":material/policy:", "integrity"),
     ("views/glossary.py", "Glossary", ":material/translate:", "glossary"),
 ]
 

@@ -55,6 +55,7 @@ from engine.replay import SAME_EVENT_SQL, Entry
 from events import chain
 from events.models import AnyEvent
 from ingest import store
+from ingest.integrity_tables import publish_tables as publish_integrity_tables
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
 from ingest.schema import BUILT, DERIVED, KEYS, schemas
 from ingest.tables import build_rows, build_tables
@@ -317,8 +318,12 @@ def ingest(
                 t0 = time.perf_counter()
                 summary.step = "publish"
                 raw = {**summary.repaired, **{r.sha: (r.staged, r.name) for r in received}}
-                store.publish(lake, manifest, staged, replaced, raw)
+                published = store.publish(lake, manifest, staged, replaced, raw)
                 summary.seconds["publish"] = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                summary.step = "integrity"
+                publish_integrity_tables(lake, published)
+                summary.seconds["integrity"] = time.perf_counter() - t0
             elif summary.repaired:
                 summary.step = "publish"
                 store.publish(lake, manifest, {}, {}, summary.repaired)

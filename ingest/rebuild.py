@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ingest import store
 from ingest.cli import add_lake_arguments
+from ingest.integrity_tables import publish_tables as publish_integrity_tables
 from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _Progress, _raw_whole, _Received, _run, run_in
 
 
@@ -86,7 +87,8 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
                                  chunk_lines, batch_events, None, True)  # fmt: skip
         summary.files = len(received)
         summary.step = "publish"
-        store.publish(lake, old, staged, {t: list(v) for t, v in old.tables.items() if v}, {})
+        published = store.publish(lake, old, staged, {t: list(v) for t, v in old.tables.items() if v}, {})
+        publish_integrity_tables(lake, published)  # derived from the rebuilt tables, like an ingest's
     return summary
 
 

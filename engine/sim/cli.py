@@ -1,4 +1,5 @@
-"""`paiju simulate --game G [--rules JSON|@FILE] [--matches N] [--seed S] [--workers W] --out PATH`."""
+"""`paiju simulate --game G [--rules JSON|@FILE] [--matches N] [--seed S] [--workers W]
+[--players N] [--colluders A,B[;C,D]] [--rig-deals PLAYER:FRACTION] [--seek P] --out PATH`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 from engine.cli_common import load_rules_arg, print_json
 from engine.errors import Illegal
 from engine.registry import GameNotAvailable, get_game
-from engine.sim.simulate import SimulationError, write_simulation
+from engine.sim.simulate import PLAYER_POOL, SimulationError, World, write_simulation
 from events.errors import UsageError
 
 
@@ -21,6 +22,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes (default 1; output is the same)")
     p.add_argument("--engine", choices=["local", "spark"], default="local",
                    help="local processes, or Spark for large labs (extra `dist`; output is the same)")  # fmt: skip
+    p.add_argument("--players", type=int, help=f"the pool of player names p00… (default {PLAYER_POOL})")
+    p.add_argument("--colluders", help="colluding pairs, e.g. p03,p17;p05,p09: their bots play for the pair")
+    p.add_argument("--rig-deals", help="PLAYER:FRACTION: that share of the player's deals re-drawn until stronger")
+    p.add_argument("--seek", type=float, default=0.0,
+                   help="chance that a colluder seated alone brings its partner (default 0: chance seating)")  # fmt: skip
     p.add_argument("--out", required=True, help="output .jsonl or .jsonl.gz")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -40,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--matches must be at least 1, got {args.matches}")
     if args.workers <= 0:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    parse_world(args, game)  # bad world options: a usage error before anything is written
     parent = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
         raise UsageError(f"cannot write {args.out}: {parent} is not a writable folder")
@@ -66,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, rules: dict, on_match: object) -> tuple[int, int]:
+    world = parse_world(args, get_game(args.game))
     if getattr(args, "engine", "local") == "spark":  # pyspark is imported only when chosen
+        if world is not None:
+            raise UsageError("--players, --colluders, --rig-deals and --seek run on the local engine only")
         from engine.sim.spark import SparkUnavailable, write_simulation_spark
 
         try:
@@ -79,9 +89,54 @@ def _run(args: argparse.Namespace, rules: dict, on_match: object) -> tuple[int, 
             raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
     try:
         return write_simulation(
-            args.out, args.game, rules, args.matches, args.seed, workers=args.workers, on_match=on_match  # type: ignore[arg-type]
+            args.out, args.game, rules, args.matches, args.seed, workers=args.workers, on_match=on_match,  # type: ignore[arg-type]
+            world=world,
         )
     except SimulationError as e:
         raise UsageError(f"simulation failed: {e}") from None
     except OSError as e:
         raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
+
+
+def parse_world(args: argparse.Namespace, game: object) -> World | None:
+    """The `World` of --players/--colluders/--rig-deals/--seek; None when none is given (the
+    simulation is then byte for byte the one without them)."""
+    pool = getattr(args, "players", None)
+    coll, rig, seek = getattr(args, "colluders", None), getattr(args, "rig_deals", None), getattr(args, "seek", 0.0)
+    if pool is None and not coll and not rig and not seek:
+        return None
+    pool = PLAYER_POOL if pool is None else pool
+    seats = getattr(game, "sim_players", 2)
+    if pool < seats or pool > 100:
+        raise UsageError(f"--players must be between {seats} and 100, got {pool}")
+    names = {f"p{k:02d}" for k in range(pool)}
+    pairs: list[tuple[str, str]] = []
+    for chunk in (coll or "").split(";"):
+        if not chunk.strip():
+            continue
+        two = [x.strip() for x in chunk.split(",")]
+        if len(two) != 2 or two[0] == two[1] or any(x not in names for x in two):
+            raise UsageError(f"--colluders: {chunk!r} is not two different players of p00..p{pool - 1:02d}")
+        pairs.append((two[0], two[1]))
+    flat = [x for pr in pairs for x in pr]
+    if len(set(flat)) != len(flat):
+        raise UsageError("--colluders: a player is in two pairs")
+    if pairs:
+        from engine.sim.collusion import SUPPORTED
+
+        gid = getattr(game, "id", "")
+        if gid not in SUPPORTED:
+            raise UsageError(f"--colluders: colluding bots are not written for {gid}; games: {', '.join(SUPPORTED)}")
+    rigged: tuple[str, float] | None = None
+    if rig:
+        who, _, frac = rig.partition(":")
+        try:
+            f = float(frac)
+        except ValueError:
+            f = -1.0
+        if who not in names or not 0.0 <= f <= 1.0:
+            raise UsageError(f"--rig-deals: {rig!r} is not PLAYER:FRACTION with a player of the pool and 0 ≤ FRACTION ≤ 1")
+        rigged = (who, f)
+    if not 0.0 <= seek <= 1.0:
+        raise UsageError(f"--seek must be between 0 and 1, got {seek}")
+    return World(pool=pool, colluders=tuple(pairs), rig=rigged, seek=seek)

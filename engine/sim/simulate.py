@@ -16,6 +16,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
 from typing import IO, Any
@@ -103,46 +104,120 @@ def _parsed_rules(game: Any, raw_rules: dict[str, Any]) -> Any:
     return parsed
 
 
+@dataclass(frozen=True, slots=True)
+class World:
+    """Who plays: a pool of `pool` names (p00, p01, …), colluding pairs whose bots play for the pair
+    (engine/sim/collusion.py), a dealer that favours one player (`rig` = (name, fraction of deals
+    re-drawn), engine/sim/rig.py) and `seek`: the chance that a colluder seated without its partner
+    brings the partner to the table (colluders who seek each other's tables). Ground truth for
+    `paiju integrity` (docs/integrity.md)."""
+
+    pool: int = PLAYER_POOL
+    colluders: tuple[tuple[str, str], ...] = ()
+    rig: tuple[str, float] | None = None
+    seek: float = 0.0
+
+    def pairs_at(self, names: list[str]) -> list[tuple[int, int]]:
+        """The seats of each colluding pair that sits at this table together."""
+        return [(names.index(a), names.index(b)) for a, b in self.colluders if a in names and b in names]
+
+    def seat_partners(self, names: list[str], rng: random.Random) -> list[str]:
+        """With chance `seek`, a colluder seated alone takes its partner to the table (replacing a
+        seat drawn by `rng`); other draws are untouched."""
+        out = list(names)
+        for a, b in self.colluders:
+            here = [x for x in (a, b) if x in out]
+            if len(here) == 1 and rng.random() < self.seek:
+                other = b if here[0] == a else a
+                free = [k for k, x in enumerate(out) if x != here[0] and not any(x in p for p in self.colluders)]
+                if free:
+                    out[rng.choice(free)] = other
+        return out
+
+
+DEFAULT_WORLD = World()
+
+
 @lru_cache(maxsize=64)
 def _deal_takes_dealer(game_id: str) -> bool:
     return "dealer" in inspect.signature(get_game(game_id).deal).parameters
 
 
 def _play_match(
-    game_id: str, rules: Mapping[str, Any] | None, seed: int, index: int, players: int | None, prefix: str
+    game_id: str,
+    rules: Mapping[str, Any] | None,
+    seed: int,
+    index: int,
+    players: int | None,
+    prefix: str,
+    world: World | None = None,
 ) -> list[AnyEvent]:
     """match_started, dealt, the bots' events, the engine's `settled` (no hashes yet)."""
+    return list(match_events(game_id, rules, seed, index, players=players, prefix=prefix, world=world))
+
+
+def match_events(
+    game_id: str,
+    rules: Mapping[str, Any] | None,
+    seed: int,
+    index: int,
+    *,
+    players: int | None = None,
+    prefix: str = "sim",
+    world: World | None = None,
+) -> Iterator[AnyEvent]:
+    """The events of one simulated match, one at a time (no hashes): match_started, dealt, the
+    bots' events, the engine's `settled`. Public so that a client can play bot matches event by
+    event against a server. `world` (a player pool, colluding pairs, a rigged dealer) changes
+    nothing when it is None or `World()`: the same bytes as without it."""
     game = get_game(game_id)
     raw_rules = dict(rules or {})
     parsed = _parsed_rules(game, raw_rules)
     rng = match_rng(seed, game_id, index)
     n = players or game.sim_players
-    names = [f"p{k:02d}" for k in rng.sample(range(PLAYER_POOL), n)]
+    w = world or DEFAULT_WORLD
+    names = [f"p{k:02d}" for k in rng.sample(range(w.pool), n)]
+    if w.seek:
+        names = w.seat_partners(names, rng)
     match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
     started = MatchStarted(
         match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
         players=names, dealer=rng.randrange(n), base=1,
     )  # fmt: skip
+    yield started
     # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
     deal_kw = {"dealer": started.dealer} if _deal_takes_dealer(game_id) else {}
-    dealt = _event(match_id, 1, index, {"type": "dealt", **game.deal(parsed, n, rng, **deal_kw)})
+    if w.rig is not None and w.rig[0] in names:
+        from engine.sim.rig import rigged_deal
+
+        fields = rigged_deal(game, parsed, n, rng, deal_kw, names.index(w.rig[0]), w.rig[1], started.dealer)
+    else:
+        fields = game.deal(parsed, n, rng, **deal_kw)
+    dealt = _event(match_id, 1, index, {"type": "dealt", **fields})
     assert isinstance(dealt, Dealt)
-    events: list[AnyEvent] = [started, dealt]
+    yield dealt
     state = game.start(started, dealt, parsed)
-    is_finished, bot_action, apply = game.is_finished, get_bot(game_id), game.apply
+    is_finished, apply = game.is_finished, game.apply
+    bot_action = get_bot(game_id)
+    pairs = w.pairs_at(names)
+    if pairs:
+        from engine.sim.collusion import colluding_bot
+
+        bot_action = colluding_bot(game, bot_action, pairs)
+    seq = 2
     while not is_finished(state):
-        if len(events) >= MAX_EVENTS:
+        if seq >= MAX_EVENTS:
             raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
         payload = bot_action(state, rng)
         try:
-            ev = _event(match_id, len(events), index, payload)
+            ev = _event(match_id, seq, index, payload)
             state = apply(state, ev)
         except (Illegal, ContractError, ValueError) as e:
-            raise SimulationError(f"{match_id} seq {len(events)}: the {game_id} bot chose {payload}, refused: {e}") from e
-        events.append(ev)
+            raise SimulationError(f"{match_id} seq {seq}: the {game_id} bot chose {payload}, refused: {e}") from e
+        yield ev
+        seq += 1
     settlement = game.settle(state)
-    events.append(_event(match_id, len(events), index, {"type": "settled", "deltas": list(settlement.deltas)}))
-    return events
+    yield _event(match_id, seq, index, {"type": "settled", "deltas": list(settlement.deltas)})
 
 
 def simulate_match(
@@ -154,9 +229,10 @@ def simulate_match(
     players: int | None = None,
     prefix: str = "sim",
     chain: bool = True,
+    world: World | None = None,
 ) -> list[AnyEvent]:
     """One match played by bots: match_started, dealt, the bots' events, the engine's `settled`."""
-    events = _play_match(game_id, rules, seed, index, players, prefix)
+    events = _play_match(game_id, rules, seed, index, players, prefix, world)
     return fill_chain(events) if chain else events
 
 
@@ -192,9 +268,11 @@ def _chained_text(events: list[AnyEvent]) -> str:
     return "\n".join(lines)
 
 
-def _batch(args: tuple[str, dict[str, Any], int, int, int, int | None]) -> list[str]:
-    game_id, rules, seed, start, stop, players = args
-    return [_chained_text(_play_match(game_id, rules, seed, i, players, "sim")) for i in range(start, stop)]
+def _batch(args: tuple[Any, ...]) -> list[str]:
+    """(game, rules, seed, start, stop, players[, world]) → each match's chained JSON Lines text."""
+    game_id, rules, seed, start, stop, players = args[:6]
+    world = args[6] if len(args) > 6 else None
+    return [_chained_text(_play_match(game_id, rules, seed, i, players, "sim", world)) for i in range(start, stop)]
 
 
 def simulate_lines(
@@ -206,10 +284,14 @@ def simulate_lines(
     workers: int = 1,
     players: int | None = None,
     batch: int = 50,
+    world: World | None = None,
 ) -> Iterator[str]:
     """Each match's JSON Lines text, in index order, computed by `workers` processes."""
     r = dict(rules or {})
-    jobs = [(game_id, r, seed, s, min(s + batch, matches), players) for s in range(0, matches, batch)]
+    jobs: list[tuple[Any, ...]] = [
+        (game_id, r, seed, s, min(s + batch, matches), players) + ((world,) if world is not None else ())
+        for s in range(0, matches, batch)
+    ]
     if workers <= 1 or len(jobs) == 1:
         for job in jobs:
             yield from _batch(job)
@@ -248,9 +330,10 @@ def write_simulation(
     *,
     workers: int = 1,
     on_match: Callable[[int], None] | None = None,
+    world: World | None = None,
 ) -> tuple[int, int]:
     """Simulate into `path` atomically (temporary name, then rename). Returns (matches, events)."""
-    return write_lines(path, simulate_lines(game_id, rules, matches, seed, workers=workers), on_match)
+    return write_lines(path, simulate_lines(game_id, rules, matches, seed, workers=workers, world=world), on_match)
 
 
 def write_lines(path: str, texts: Iterable[str], on_match: Callable[[int], None] | None = None) -> tuple[int, int]:

@@ -1,0 +1,131 @@
+"""Colluding bots: a pair of seats that share what they see and play for the pair (ground truth for
+`paiju integrity`, docs/integrity.md). A wrapper around the game's own bot: the bot proposes, the
+pair's policy overrides the proposal where the pair gains, and every override is a legal event.
+
+- Zha Jin Hua: the weaker hand of the pair folds to the stronger (with only the pair left, or
+  whenever the partner is still in), except that the weaker partner of a strong hand (share > 0.85)
+  raises to squeeze the third players; the stronger never compares against or opens on the partner
+  (another target, else the cheapest bet).
+- Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on
+  (where a discard may be won on) or peng, before the bot's own choice; never peng or kong away a
+  discard the partner could win on.
+- Dou Dizhu, Pao De Kuai: never beat the partner's play (pass where passing is legal: the partner
+  runs out, bombs are held back).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engine.mahjong.bot import claimflow_candidates
+from engine.tiles import N_SUITED, tile_name
+
+Bot = Callable[[Any, random.Random], dict[str, Any]]
+SUPPORTED = ("zhajinhua", "hongzhong", "anshun", "ddz", "ddz_laizi", "paodekuai")
+
+
+def colluding_bot(game: Any, bot: Bot, pairs: Iterable[tuple[int, int]]) -> Bot:
+    """`bot` with the seats of each pair playing for the pair."""
+    partner: dict[int, int] = {}
+    for a, b in pairs:
+        partner[a], partner[b] = b, a
+    if game.id == "zhajinhua":
+        return _zjh(game, bot, partner)
+    if game.id in ("hongzhong", "anshun"):
+        return _claimflow(game, bot, partner)
+    if game.id in ("ddz", "ddz_laizi", "paodekuai"):
+        return _climbing(game, bot, partner)
+    raise ValueError(f"colluding bots are not written for {game.id}; games: {', '.join(SUPPORTED)}")
+
+
+def _legal(game: Any, state: Any, seat: int, payload: dict[str, Any]) -> bool:
+    return payload in game.legal_actions(state) and payload.get("seat") == seat
+
+
+def _zjh(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
+    from engine.zhajinhua.bot import strength
+    from engine.zhajinhua.hands import Evaluator
+
+    def act(state: Any, rng: random.Random) -> dict[str, Any]:
+        payload = bot(state, rng)
+        a = state.actor
+        if a is None or a not in partner or state.allin is not None:
+            return payload
+        b = partner[a]
+        if not state.active[b] or payload.get("seat") != a or payload["type"] in ("look", "timeout", "forfeit"):
+            return payload
+        mine = [x for x in game.legal_actions(state) if x.get("seat") == a]
+        bets = [x for x in mine if x["type"] == "bet"]
+        fold = {"type": "fold", "seat": a}
+        r = state.rules
+        ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
+        weaker = ev.beats(state.hands[b], state.hands[a])
+        if len(state.active_seats()) == 2:  # only the pair: the weaker folds, the stronger waits
+            if weaker:
+                return fold
+            return bets[0] if bets else fold
+        if weaker:  # the partner's hand takes the pot: squeeze the others with a strong one, else fold
+            return bets[1] if strength(state, b) > 0.85 and len(bets) > 1 else fold
+        if payload["type"] == "compare" and payload["target"] == b:
+            others = [x for x in mine if x["type"] == "compare" and x["target"] != b]
+            return others[0] if others else bets[0] if bets else fold
+        if payload["type"] == "open":
+            return bets[0] if bets else payload
+        return payload
+
+    return act
+
+
+def _claimflow(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
+    def blocks_partner(s: Any, payload: dict[str, Any]) -> bool:
+        """A peng or kong of a discard the partner could win on (the claim would take it away)."""
+        j = payload.get("seat")
+        if s.phase != "claim" or payload["type"] not in ("peng", "gang") or j not in partner or s.tile is None:
+            return False
+        b = partner[j]
+        return b != s.turn and bool(game.bot_may_hu(s, b, _add(s.hands[b], s.tile), "dianpao"))
+
+    def act(s: Any, rng: random.Random) -> dict[str, Any]:
+        payload = bot(s, rng)
+        if blocks_partner(s, payload):
+            for c in claimflow_candidates(game, s, rng):
+                if not blocks_partner(s, c) and game.try_apply(s, c) is not None:
+                    return c  # type: ignore[no-any-return]
+            rest = [c for c in game.legal_actions(s) if not blocks_partner(s, c)]
+            return rest[0] if rest else payload
+        a = s.turn
+        if s.phase != "act" or payload["type"] != "discard" or a not in partner:
+            return payload
+        b = partner[a]
+        hand, theirs = s.hands[a], s.hands[b]
+        wins = [k for k in range(N_SUITED) if hand[k] and game.bot_may_hu(s, b, _add(theirs, k), "dianpao")]
+        pengs = [k for k in range(N_SUITED) if hand[k] and theirs[k] >= 2]
+        for k in wins + pengs:
+            c = {"type": "discard", "seat": a, "tile": tile_name(k)}
+            if game.try_apply(s, c) is not None:
+                return c
+        return payload
+
+    return act
+
+
+def _add(c: tuple[int, ...], k: int) -> tuple[int, ...]:
+    return c[:k] + (c[k] + 1,) + c[k + 1 :]
+
+
+def _climbing(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
+    def act(state: Any, rng: random.Random) -> dict[str, Any]:
+        payload = bot(state, rng)
+        a = payload.get("seat")
+        if payload["type"] != "play" or a not in partner:
+            return payload
+        top = state.top
+        top_seat = getattr(state, "top_seat", None) if game.id != "paodekuai" else (top.seat if top else None)
+        if top is None or top_seat != partner[a]:
+            return payload
+        p = {"type": "pass", "seat": a}
+        return p if _legal(game, state, a, p) else payload
+
+    return act

@@ -1,0 +1,653 @@
+"""Integrity signals (docs/integrity.md): collusion per pair of players, deal fairness per player.
+
+One code path from events to numbers, used by the ingest (which publishes the tables
+`pair_signals` and `deal_strength` after the other tables), by `paiju integrity` and the
+dashboard (analytics/integrity.py) and by bench/integrity.py (in memory, on simulated logs):
+
+    facts = [match_facts(match_id, events, deltas) for each finished match]
+    pairs = pair_signals(facts, min_matches=…, fdr=…)       # rows of the pair_signals table
+    deals = deal_rows(facts); players = deal_fairness(deals)  # deal_strength rows, per-player tests
+
+Per match and per unordered pair of seats {i, j}, `match_facts` measures what the pair did to
+each other (the components below); the seat-shuffle null re-draws, independently per match, which
+two seats the pair held (every unordered pair of seats of that match equally likely: players are
+exchangeable within a match when nobody colludes). Components (positive = more like collusion):
+- all games: `joint` = (d_i + d_j) / (½ Σ|d|), the pair's joint result in that match;
+- Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while the other
+  goes on to win the pot;
+- mahjong: `feeds` = pengs, exposed kongs and wins by one on the other's discard, `deal_ins` =
+  the wins among them (点炮);
+- climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
+  5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play).
+Each component is standardised by its exact null mean and SD; the pair's statistic T is their
+weighted sum (`WEIGHTS`)
+standardised again exactly (`behaviour_z`), its p-value is Monte Carlo under the same null. The
+co-seating count gets a Poisson p-value against the count expected from both players' activity;
+the two p-values are combined by Tippett's method (the smaller, corrected for two looks: either
+signal alone can carry a pair), and Benjamini–Hochberg gives q-values per game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FDR = 0.05
+"""The false discovery rate at which pairs and players are flagged."""
+MIN_MATCHES = 10
+"""Pairs with fewer shared matches are not tested."""
+MC_DRAWS = 1000
+MC_DRAWS_FINE = 200_000
+"""Monte Carlo draws of the seat-shuffle null; pairs with fewer than 10 exceedances get the fine run."""
+EVIDENCE = 10
+"""Matches listed as evidence per pair (the largest contributions to T)."""
+LETS_RUN = 5
+COMPONENTS: dict[str, tuple[str, ...]] = {
+    "zhajinhua": ("joint", "no_compare", "fold_to"),
+    "mahjong": ("joint", "feeds", "deal_ins"),
+    "climbing": ("joint", "passes", "lets_run", "no_bomb"),
+}
+WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0}
+"""Weight of a standardised component in T (1 when not listed): the signature of each scheme
+counts double (folding a good hand to the partner's better one; feeding the partner's claims);
+deal-ins are shown but left out (they are a part of the feeds)."""
+CLIMBING = ("ddz", "ddz_laizi", "paodekuai")
+BOTTOM_GAMES = ("ddz", "ddz_laizi")
+
+
+def family(game: str) -> str:
+    if game == "zhajinhua":
+        return "zhajinhua"
+    return "climbing" if game in CLIMBING else "mahjong"
+
+
+@dataclass
+class MatchFacts:
+    """What the integrity tests need from one finished match."""
+
+    match_id: str
+    game: str
+    players: tuple[str, ...]
+    dealer: int
+    deltas: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    extra: dict[str, Any]
+    """`bottom` / `wall` of the deal (positional tests)."""
+    comps: np.ndarray
+    """shape (pairs of seats in `combinations(range(n), 2)` order, components)."""
+    seqs: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    """seat pair → seqs of the events behind its components."""
+
+
+def _pairs(n: int) -> list[tuple[int, int]]:
+    return list(combinations(range(n), 2))
+
+
+def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int]) -> MatchFacts | None:
+    """The facts of one match from its events (dicts in seq order, from `match_started`); None
+    when it has no `match_started` and `dealt`."""
+    if len(events) < 2 or events[0].get("type") != "match_started" or events[1].get("type") != "dealt":
+        return None
+    st, dealt = events[0], events[1]
+    game, players = st["game"], tuple(st["players"])
+    n = len(players)
+    fam = family(game)
+    names = COMPONENTS[fam]
+    pairs = _pairs(n)
+    index = {p: k for k, p in enumerate(pairs)}
+    comps = np.zeros((len(pairs), len(names)))
+    seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
+    d = [int(x) for x in deltas]
+    scale = sum(abs(x) for x in d) / 2 or 1.0
+    for (i, j), k in index.items():
+        comps[k, 0] = (d[i] + d[j]) / scale
+
+    def add(i: int, j: int, c: str, seq: int, v: float = 1.0) -> None:
+        if i == j or not (0 <= i < n and 0 <= j < n):
+            return
+        key = (min(i, j), max(i, j))
+        comps[index[key], names.index(c)] += v
+        seqs[key].append(seq)
+
+    if fam == "zhajinhua":
+        _zjh_facts(st, dealt, events, add)
+    elif fam == "mahjong":
+        src: int | None = None  # the seat whose discard (or added kong) is open to claims
+        for e in events[2:]:
+            t = e.get("type")
+            if t == "discard" or (t == "gang" and e.get("kind") == "bu"):
+                src = e["seat"]
+            elif t in ("peng", "hu") or (t == "gang" and e.get("kind") == "zhi"):
+                if src is not None and e["seat"] != src:
+                    add(src, e["seat"], "feeds", e["seq"])
+                    if t == "hu":
+                        add(src, e["seat"], "deal_ins", e["seq"])
+                if t != "hu":
+                    src = None
+            elif t == "draw":
+                src = None
+    else:
+        left = [len(h) for h in dealt["hands"]]
+        landlord_pending = game in BOTTOM_GAMES
+        top: int | None = None
+        passes = 0
+        wild: str | None = None
+        for e in events[2:]:
+            t = e.get("type")
+            if t == "laizi":
+                wild = e["rank"]
+            elif t == "play":
+                s = e["seat"]
+                if landlord_pending:
+                    left[s] += len(dealt.get("bottom") or ())
+                    landlord_pending = False
+                cards = list(e["cards"])
+                if top is not None and top != s and _is_bomb(cards, e.get("as"), wild):
+                    add(s, top, "no_bomb", e["seq"], -1.0)
+                left[s] -= len(cards)
+                top, passes = s, 0
+            elif t == "pass" and top is not None:
+                s = e["seat"]
+                add(s, top, "passes", e["seq"])
+                if left[top] <= LETS_RUN:
+                    add(s, top, "lets_run", e["seq"])
+                passes += 1
+                if passes >= n - 1:
+                    top, passes = None, 0
+    extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
+    return MatchFacts(
+        match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
+        extra, comps, dict(seqs),
+    )  # fmt: skip
+
+
+def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]], add: Any) -> None:
+    """Compares between the two, and folds of a hand while a stronger one of the other is still in,
+    weighted by the folded hand's strength (folding a good hand to a better one is what a partner
+    does; a weak hand folds against everybody). Who is still in: folds, forfeits and compare losers
+    (the match's own ranking; equal hands: the challenger loses)."""
+    from engine.cards import CARD_ID
+    from engine.errors import Illegal
+    from engine.registry import get_game
+    from engine.sim.rig import zjh_strength
+    from engine.zhajinhua.hands import Evaluator
+
+    try:
+        r = get_game("zhajinhua").parse_rules(st.get("rules") or {})
+        ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
+    except Illegal:  # a finished match's rules always parse; the standard ranking otherwise
+        ev = Evaluator()
+
+    hands = [[CARD_ID[c] for c in h] for h in dealt["hands"]]
+    share = [zjh_strength(h) for h in dealt["hands"]]
+    n = len(hands)
+    active = [True] * n
+    for e in events[2:]:
+        t = e.get("type")
+        if t == "compare":
+            a, b = e["seat"], e["target"]
+            add(a, b, "no_compare", e["seq"], -1.0)
+            if 0 <= a < n and 0 <= b < n:
+                active[b if ev.beats(hands[a], hands[b]) else a] = False
+        elif t in ("fold", "forfeit"):
+            i = e["seat"]
+            if t == "fold":
+                for j in range(n):
+                    if j != i and active[j] and ev.beats(hands[j], hands[i]):
+                        add(i, j, "fold_to", e["seq"], share[i])
+            if 0 <= i < n:
+                active[i] = False
+
+
+def _is_bomb(cards: Sequence[str], as_ranks: Sequence[str] | None, wild: str | None) -> bool:
+    """Four of one rank (each laizi card standing for its `as` rank, in order) or the two jokers."""
+    if sorted(cards) == ["BJ", "RJ"]:
+        return True
+    if len(cards) != 4:
+        return False
+    stand = iter(as_ranks or ())
+    ranks = [next(stand, c[:-1]) if wild is not None and c[:-1] == wild else c[:-1] for c in cards]
+    return len(set(ranks)) == 1
+
+
+# ---------------------------------------------------------------------------- statistics
+def bh(p: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg q-values (monotone, capped at 1)."""
+    m = len(p)
+    if not m:
+        return []
+    order = sorted(range(m), key=lambda k: p[k])
+    q = [0.0] * m
+    run = 1.0
+    for rank in range(m, 0, -1):
+        k = order[rank - 1]
+        run = min(run, p[k] * m / rank)
+        q[k] = run
+    return q
+
+
+def _norm_sf(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _poisson_sf(k: int, mu: float) -> float:
+    """P(X ≥ k) for X ~ Poisson(mu)."""
+    if k <= 0:
+        return 1.0
+    from scipy.stats import poisson
+
+    return float(poisson.sf(k - 1, mu))
+
+
+def _z_of(p: float) -> float:
+    """The standard normal quantile above which `p` of the mass lies (the score of a p-value)."""
+    from scipy.stats import norm
+
+    return float(norm.isf(max(p, 1e-300)))
+
+
+def _tippett(ps: Sequence[float]) -> float:
+    """P(the smallest of k independent uniform p-values ≤ the smallest seen) = 1 − (1 − min)^k:
+    a pair stands out by its behaviour or by how often it sits together, either suffices."""
+    return float(-math.expm1(len(ps) * math.log1p(-min(min(ps), 1.0 - 1e-16))))
+
+
+def _fisher(ps: Sequence[float]) -> float:
+    from scipy.stats import chi2
+
+    return float(chi2.sf(-2 * sum(math.log(max(p, 1e-300)) for p in ps), 2 * len(ps)))
+
+
+def _seed(*parts: str) -> int:
+    return int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:8], "big")
+
+
+@dataclass
+class _PairData:
+    game: str
+    a: str
+    b: str
+    obs: list[np.ndarray] = field(default_factory=list)  # per match: the observed component vector
+    alts: list[np.ndarray] = field(default_factory=list)  # per match: every seat pair's vectors
+    mids: list[str] = field(default_factory=list)
+    seqs: list[list[int]] = field(default_factory=list)
+
+
+def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:
+    pairs: dict[tuple[str, str, str], _PairData] = {}
+    games: dict[str, Any] = defaultdict(lambda: {"matches": 0, "active": defaultdict(int), "seats": defaultdict(int)})
+    for f in facts:
+        g = games[f.game]
+        n = len(f.players)
+        g["matches"] += 1
+        g["seats"][n] += 1
+        for p in f.players:
+            g["active"][p] += 1
+        for k, (i, j) in enumerate(_pairs(n)):
+            a, b = sorted((f.players[i], f.players[j]))
+            key = (f.game, a, b)
+            pd_ = pairs.get(key)
+            if pd_ is None:
+                pd_ = pairs[key] = _PairData(f.game, a, b)
+            pd_.obs.append(f.comps[k])
+            pd_.alts.append(f.comps)
+            pd_.mids.append(f.match_id)
+            pd_.seqs.append(f.seqs.get((i, j), []))
+    return pairs, games
+
+
+def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, dict[str, float], np.ndarray]:
+    """(z of T, Monte Carlo p of T, per-component z, per-match contribution above its null mean)."""
+    mu_c = np.array([a.mean(axis=0) for a in pd_.alts])  # (m, C)
+    var_c = np.array([a.var(axis=0) for a in pd_.alts])
+    obs = np.array(pd_.obs)
+    sd_c = np.sqrt(var_c.sum(axis=0))
+    comp_z = {
+        c: float((obs[:, k].sum() - mu_c[:, k].sum()) / sd_c[k]) if sd_c[k] > 0 else 0.0 for k, c in enumerate(names)
+    }
+    weight = np.array([WEIGHTS.get(c, 1.0) for c in names])
+    w = np.where(sd_c > 0, weight / np.where(sd_c > 0, sd_c, 1.0), 0.0)
+    ys = [a @ w for a in pd_.alts]  # per match: T's contribution of every seat pair
+    y_obs = obs @ w
+    y_mu = np.array([y.mean() for y in ys])
+    y_var = np.array([y.var() for y in ys])
+    t_obs = float(y_obs.sum())
+    sd = math.sqrt(float(y_var.sum()))
+    if sd == 0:
+        return 0.0, 1.0, comp_z, y_obs - y_mu
+    z = (t_obs - float(y_mu.sum())) / sd
+    width = max(len(y) for y in ys)
+    grid = np.full((len(ys), width), np.nan)
+    sizes = np.array([len(y) for y in ys])
+    for r, y in enumerate(ys):
+        grid[r, : len(y)] = y
+    rng = np.random.default_rng(_seed(pd_.game, pd_.a, pd_.b))
+    eps = 1e-9 * max(1.0, abs(t_obs))
+
+    def exceed(draws: int) -> int:
+        hits = 0
+        for start in range(0, draws, 20_000):
+            k = min(20_000, draws - start)
+            idx = (rng.random((k, len(ys))) * sizes).astype(np.int64)
+            tot = grid[np.arange(len(ys)), idx].sum(axis=1)
+            hits += int((tot >= t_obs - eps).sum())
+        return hits
+
+    hits = exceed(MC_DRAWS)
+    draws = MC_DRAWS
+    if hits < 10:
+        hits += exceed(MC_DRAWS_FINE - MC_DRAWS)
+        draws = MC_DRAWS_FINE
+    return z, (1 + hits) / (1 + draws), comp_z, y_obs - y_mu
+
+
+def pair_signals(facts: Iterable[MatchFacts], *, min_matches: int = MIN_MATCHES, fdr: float = FDR,
+                 game: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """One row per (game, pair) with at least `min_matches` shared matches and one per pair over
+    all games (`game` = "all"), sorted by score (highest first): the `paiju integrity --json`
+    fields plus `evidence_seqs` (match id → seqs)."""
+    facts = [f for f in facts if game is None or f.game == game]
+    pairs, games = _collect(facts)
+    per_game: list[dict[str, Any]] = []
+    for key in sorted(pairs):
+        pd_ = pairs[key]
+        n_together = len(pd_.mids)
+        if n_together < min_matches:
+            continue
+        g = games[pd_.game]
+        names = COMPONENTS[family(pd_.game)]
+        z, p_t, comp_z, contrib = _behaviour(pd_, names)
+        pool = len(g["active"])
+        expected = sum(
+            cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items()
+        ) * (g["active"][pd_.a] * g["active"][pd_.b]) / max(1e-9, _mean_activity(g) ** 2)
+        z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
+        p_co = _poisson_sf(n_together, expected)
+        order = np.argsort(-contrib, kind="stable")[:EVIDENCE]
+        evidence = [pd_.mids[r] for r in order if contrib[r] > 0]
+        per_game.append({
+            "players": [pd_.a, pd_.b], "game": pd_.game, "matches_together": n_together,
+            "score": _z_of(_tippett([_norm_sf(z), p_co])), "p_value": _tippett([p_t, p_co]),
+            "signals": {"co_seating_z": z_co, "expected_together": expected, "co_seating_p": p_co,
+                        "behaviour_z": z, "behaviour_p": p_t,
+                        **{f"{c}_z": v for c, v in comp_z.items()},
+                        **_flows(pd_)},
+            "evidence": evidence,
+            "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
+        })  # fmt: skip
+    rows = _with_q(per_game, fdr, by_game=True)
+    if game is None and len({r["game"] for r in per_game}) > 1:
+        rows += _with_q(_over_games(per_game), fdr, by_game=False)
+    for r in rows:
+        r["signals"] = {k: _r(v) for k, v in r["signals"].items()}
+        r["score"], r["p_value"], r["q_value"] = _r(r["score"]), _r(r["p_value"]), _r(r["q_value"])
+    rows.sort(key=lambda r: (-r["score"], r["game"], r["players"]))
+    return rows
+
+
+def _mean_activity(g: Mapping[str, Any]) -> float:
+    act = g["active"]
+    return sum(act.values()) / len(act)
+
+
+def _flows(pd_: _PairData) -> dict[str, float]:
+    """Joint result and the money between them: `joint_mean` (mean d_a + d_b together)."""
+    joint = [float(o[0]) for o in pd_.obs]
+    return {"joint_mean": float(np.mean(joint)) if joint else 0.0}
+
+
+def _with_q(rows: list[dict[str, Any]], fdr: float, *, by_game: bool) -> list[dict[str, Any]]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        groups[r["game"] if by_game else "all"].append(r)
+    for grp in groups.values():
+        for r, q in zip(grp, bh([r["p_value"] for r in grp]), strict=True):
+            r["q_value"] = q
+            r["flagged"] = bool(q <= fdr)
+    return rows
+
+
+def _over_games(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per pair over all games: Stouffer of the per-game scores (weights √matches), Fisher of the
+    per-game p-values."""
+    by: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by[(r["players"][0], r["players"][1])].append(r)
+    out = []
+    for (a, b), rs in sorted(by.items()):
+        w = [math.sqrt(r["matches_together"]) for r in rs]
+        score = sum(wi * r["score"] for wi, r in zip(w, rs, strict=True)) / math.sqrt(sum(x * x for x in w))
+        # Stouffer of the per-game scores; the p-value Fisher's of the per-game p-values
+        ev = [m for r in rs for m in r["evidence"]][:EVIDENCE]
+        seqs = {m: s for r in rs for m, s in r["evidence_seqs"].items() if m in ev}
+        out.append({
+            "players": [a, b], "game": "all", "matches_together": sum(r["matches_together"] for r in rs),
+            "score": score, "p_value": _fisher([r["p_value"] for r in rs]),
+            "signals": {"games": float(len(rs))}, "evidence": ev, "evidence_seqs": seqs,
+        })  # fmt: skip
+    return out
+
+
+def _r(x: Any) -> Any:
+    """Floats rounded to 6 significant digits (the same bytes from any engine)."""
+    if isinstance(x, float):
+        return float(f"{x:.6g}")
+    return x
+
+
+# ---------------------------------------------------------------------------- deal fairness
+def deal_rows(facts: Iterable[MatchFacts]) -> list[dict[str, Any]]:
+    """One row per (match, seat): the dealt hand's strength (engine/sim/rig.py), the fair mean and
+    SD of its position (relative to the dealer) and its z."""
+    from engine.sim.rig import reference, strengths
+
+    out = []
+    for f in facts:
+        n = len(f.players)
+        ref = reference(f.game, n)
+        for s, v in enumerate(strengths(f.game, f.hands)):
+            rel = (s - f.dealer) % n
+            mean, sd = ref[rel]
+            out.append({
+                "match_id": f.match_id, "game": f.game, "seat": s, "player": f.players[s], "position": rel,
+                "strength": _r(float(v)), "fair_mean": _r(mean), "fair_sd": _r(sd),
+                "z": _r((v - mean) / sd if sd > 0 else 0.0),
+            })  # fmt: skip
+    return out
+
+
+def deal_fairness(rows: Iterable[Mapping[str, Any]], *, fdr: float = FDR, min_matches: int = 1) -> list[dict[str, Any]]:
+    """Per (player, game): `strength_z` = Σz / √n, two-sided normal p-value, BH q-values per game,
+    sorted by p-value (the `deals` of `paiju integrity --json`)."""
+    acc: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in rows:
+        acc[(r["player"], r["game"])].append(float(r["z"]))
+    out = []
+    for (player, game), zs in sorted(acc.items()):
+        if len(zs) < min_matches:
+            continue
+        z = sum(zs) / math.sqrt(len(zs))
+        out.append({"player": player, "game": game, "matches": len(zs), "strength_z": z,
+                    "p_value": min(1.0, 2 * _norm_sf(abs(z)))})  # fmt: skip
+    for g in {r["game"] for r in out}:
+        grp = [r for r in out if r["game"] == g]
+        for r, q in zip(grp, bh([r["p_value"] for r in grp]), strict=True):
+            r["q_value"] = q
+            r["flagged"] = bool(q <= fdr)
+    for r in out:
+        r["strength_z"], r["p_value"], r["q_value"] = _r(r["strength_z"]), _r(r["p_value"]), _r(r["q_value"])
+    out.sort(key=lambda r: (r["p_value"], r["game"], r["player"]))
+    return out
+
+
+def position_effects(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per (game, position relative to the dealer): deals, mean z, Z = Σz/√n and its p-value (seat
+    and dealer effects)."""
+    acc: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for r in rows:
+        acc[(r["game"], int(r["position"]))].append(float(r["z"]))
+    out = []
+    for (g, pos), zs in sorted(acc.items()):
+        z = sum(zs) / math.sqrt(len(zs))
+        out.append({"game": g, "position": pos, "deals": len(zs), "mean_z": _r(float(np.mean(zs))),
+                    "z": _r(z), "p_value": _r(min(1.0, 2 * _norm_sf(abs(z))))})  # fmt: skip
+    return out
+
+
+def positional_test(facts: Iterable[MatchFacts]) -> list[dict[str, Any]]:
+    """Per game: is every card/tile equally likely at every place of the deal? Places = each hand
+    by position relative to the dealer, the bottom, the wall in quarters. A chi-square test of
+    independence of (card kind × place) counts against the expected counts of a fair shuffle
+    (place size × copies of the kind / deck size)."""
+    from scipy.stats import chi2
+
+    tabs: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
+    sizes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    decks: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    deals: dict[str, int] = defaultdict(int)
+    for f in facts:
+        n = len(f.players)
+        places: list[tuple[str, Sequence[str]]] = [(f"hand{(s - f.dealer) % n}", h) for s, h in enumerate(f.hands)]
+        if "bottom" in f.extra:
+            places.append(("bottom", f.extra["bottom"]))
+        if "wall" in f.extra:
+            w = f.extra["wall"]
+            q = max(1, math.ceil(len(w) / 4))
+            places += [(f"wall{k}", w[k * q : (k + 1) * q]) for k in range(4)]
+        deals[f.game] += 1
+        t, sz, dk = tabs[f.game], sizes[f.game], decks[f.game]
+        for place, cards in places:
+            sz[place] += len(cards)
+            for c in cards:
+                t[(place, c)] += 1
+                dk[c] += 1
+    out = []
+    for g in sorted(tabs):
+        t, sz, dk = tabs[g], sizes[g], decks[g]
+        total = sum(dk.values())
+        stat = 0.0
+        for place, s in sz.items():
+            for c, m in dk.items():
+                e = s * m / total
+                if e > 0:
+                    stat += (t.get((place, c), 0) - e) ** 2 / e
+        dof = (len(sz) - 1) * (len(dk) - 1)
+        out.append({"game": g, "deals": deals[g], "places": len(sz), "kinds": len(dk), "chi2": _r(stat),
+                    "dof": dof, "p_value": _r(float(chi2.sf(stat, dof)) if dof else 1.0)})  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------------------- the lake
+TABLE_DIR = "integrity"
+CURRENT = "CURRENT.json"
+PAIR_SIGNALS, DEAL_STRENGTH = "pair_signals", "deal_strength"
+
+
+def lake_facts(con: Any, *, game: str | None = None) -> list[MatchFacts]:
+    """The facts of every finished match of a lake (a DuckDB connection with the `events` and
+    `matches` views, e.g. analytics.lake.open_lake), in match id order."""
+    rows = con.execute(
+        """SELECT m.match_id, m.deltas, list(e.line ORDER BY e.seq) AS lines
+           FROM matches m JOIN events e USING (match_id)
+           WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
+           GROUP BY m.match_id, m.deltas ORDER BY m.match_id""",
+        [game, game],
+    ).fetchall()
+    out = []
+    for mid, deltas, lines in rows:
+        f = match_facts(mid, [json.loads(x) for x in lines], deltas)
+        if f is not None:
+            out.append(f)
+    return out
+
+
+def _schemas() -> dict[str, Any]:
+    import pyarrow as pa
+
+    s, f, i64, b = pa.string(), pa.float64(), pa.int64(), pa.bool_()
+    return {
+        PAIR_SIGNALS: pa.schema([
+            ("game", s), ("player_a", s), ("player_b", s), ("matches_together", i64), ("score", f),
+            ("p_value", f), ("q_value", f), ("flagged", b), ("signals", s), ("evidence", pa.list_(s)),
+            ("evidence_seqs", s),
+        ]),
+        DEAL_STRENGTH: pa.schema([
+            ("match_id", s), ("game", s), ("seat", i64), ("player", s), ("position", i64), ("strength", f),
+            ("fair_mean", f), ("fair_sd", f), ("z", f),
+        ]),
+    }  # fmt: skip
+
+
+def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
+    """The two Arrow tables from the facts (default `MIN_MATCHES` and `FDR`)."""
+    import pyarrow as pa
+
+    sch = _schemas()
+    pairs = pair_signals(facts)
+    prow = {
+        "game": [r["game"] for r in pairs], "player_a": [r["players"][0] for r in pairs],
+        "player_b": [r["players"][1] for r in pairs], "matches_together": [r["matches_together"] for r in pairs],
+        "score": [r["score"] for r in pairs], "p_value": [r["p_value"] for r in pairs],
+        "q_value": [r["q_value"] for r in pairs], "flagged": [r["flagged"] for r in pairs],
+        "signals": [json.dumps(r["signals"], sort_keys=True) for r in pairs],
+        "evidence": [r["evidence"] for r in pairs],
+        "evidence_seqs": [json.dumps(r["evidence_seqs"], sort_keys=True) for r in pairs],
+    }  # fmt: skip
+    deals = deal_rows(facts)
+    drow = {c: [r[c] for r in deals] for c in sch[DEAL_STRENGTH].names}
+    return {PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]), DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH])}
+
+
+def publish_tables(lake: str | Path, manifest: Any) -> None:
+    """Build `pair_signals` and `deal_strength` from the lake's published events and matches and
+    publish them as Arrow IPC files under `<lake>/integrity/<generation>/`, `CURRENT.json` naming them (written
+    atomically; older generations removed). Called by the ingest after it has published (under the
+    lake's lock), by the local and the Spark engine alike."""
+    import duckdb
+    import pyarrow.feather as feather
+
+    from ingest.store import view_sql
+
+    root = Path(lake)
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute("SET enable_progress_bar = false")
+        for t in ("events", "matches"):
+            con.execute(f"CREATE VIEW {t} AS {view_sql(root, manifest, t)}")
+        tables = build_tables(lake_facts(con))
+    finally:
+        con.close()
+    gen = str(manifest.generation)
+    folder = root / TABLE_DIR / gen
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, t in tables.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
+        feather.write_feather(t, folder / f"{name}.arrow", compression="zstd")
+    tmp = root / TABLE_DIR / f".{CURRENT}.tmp"
+    tmp.write_text(json.dumps({"generation": manifest.generation,
+                               "tables": {n: f"{gen}/{n}.arrow" for n in tables}}), encoding="utf-8")  # fmt: skip
+    os.replace(tmp, root / TABLE_DIR / CURRENT)
+    for old in (root / TABLE_DIR).iterdir():
+        if old.is_dir() and old.name != gen:
+            for p in old.iterdir():
+                p.unlink()
+            old.rmdir()
+
+
+def table_paths(lake: str | Path) -> dict[str, Path] | None:
+    """The published integrity tables' files, or None before any ingest built them."""
+    root = Path(lake) / TABLE_DIR
+    try:
+        cur = json.loads((root / CURRENT).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError):
+        return None
+    return {n: root / rel for n, rel in cur["tables"].items()}
