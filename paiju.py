@@ -1,4 +1,4 @@
-"""`paiju`: the command line (spec/cli.md). Thin sub-commands that call into the packages.
+"""`paiju`: the command line (docs/cli.md). Thin sub-commands that call into the packages.
 
 Each sub-command lives next to the code it drives, as a module with `add_arguments(parser)` and
 `run(args) -> int`; this file only wires them. Exit status: 0 success, 1 the work found what it

@@ -1,4 +1,4 @@
-"""`paiju stats [--lake DIR] [--game G] [--rules-id R] [--query NAME…] [--json]` (spec/cli.md).
+"""`paiju stats [--lake DIR] [--game G] [--rules-id R] [--query NAME…] [--json]` (docs/cli.md).
 
 Prints every named query of `analytics.queries` as a rich table, or with `--json` one JSON
 object per query (JSON Lines): `{"query": NAME, "rows": [{column: value, …}, …]}`.

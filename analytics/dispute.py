@@ -16,7 +16,7 @@ player who contests a charge (issue 10):
    twice, a common multiplier, swapped seats, a non-zero-sum charge);
 5. a short verdict.
 
-Exit status (spec/cli.md): 0 when nothing is wrong (the match is not invalid, the chain does not
+Exit status (docs/cli.md): 0 when nothing is wrong (the match is not invalid, the chain does not
 break, and a recorded settlement, if any, equals the rules'), 1 otherwise, 2 when the match or the
 lake cannot be read. An incomplete match (the log stops before the end; nothing wrong found) exits 0.
 
@@ -85,7 +85,7 @@ RULE_REFS: dict[str, dict[str, str]] = {
         "hu": "AS-R5–R6, AS-R11, AS-R14", "ting": "AS-R12–R13",
     },
 }  # fmt: skip
-"""Event type (or `gang:KIND`) → the numbered rules of `shared/rules/<game>.md` that check it."""
+"""Event type (or `gang:KIND`) → the numbered rules of `docs/rules/<game>.md` that check it."""
 
 RULE_FAMILY = {"sichuan_xuezhan": "sichuan", "sichuan_xueliu": "sichuan"}
 RULE_ID_RE = re.compile(r"\b(?:DDZ|PDK|ZJH|SC|HZ|AS)-[A-Z]{0,2}\d+[a-z]?\b")

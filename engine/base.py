@@ -136,7 +136,7 @@ class Game(Protocol):
         ...
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
-        """`paiju hand`: the query has the batch fields of spec/cli.md; ValueError for bad input."""
+        """`paiju hand`: the query has the batch fields of docs/cli.md; ValueError for bad input."""
         ...
 
 

@@ -1,4 +1,4 @@
-"""`paiju hand G CARDS [options] [--json]` and `paiju hand G --batch FILE` (spec/cli.md).
+"""`paiju hand G CARDS [options] [--json]` and `paiju hand G --batch FILE` (docs/cli.md).
 
 Each game object answers `hand(query: dict) -> dict`, where the query has the batch fields
 (`cards`, `rules`, `laizi`, `melds`, `win_tile`, `zimo`, `void`, `situation`) and may raise

@@ -1,4 +1,4 @@
-"""`paiju replay PATH… [--match ID] [--json] [--steps]` (spec/cli.md)."""
+"""`paiju replay PATH… [--match ID] [--json] [--steps]` (docs/cli.md)."""
 
 from __future__ import annotations
 

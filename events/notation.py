@@ -1,4 +1,4 @@
-"""String notation of seats, cards and tiles (spec/notation.md), shared by events and engine.
+"""String notation of seats, cards and tiles (docs/notation.md), shared by events and engine.
 
 Only the strings live here; the engine has the integer encodings.
 """

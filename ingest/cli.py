@@ -1,4 +1,4 @@
-"""`paiju ingest PATH… [--lake DIR] [--workers N] [--engine local]` (spec/cli.md).
+"""`paiju ingest PATH… [--lake DIR] [--workers N] [--engine local]` (docs/cli.md).
 
 Exit status: 0 every file was stored (refused lines are in `rejects`, not an error of the run);
 2 some path could not be read (the rest is ingested) or the lake is busy and `--no-wait` was given.

@@ -1,4 +1,4 @@
-"""Anshun (rules/anshun.md): golden logs of AS-E1..E7, pattern table, corrupted logs per code, bots."""
+"""Anshun (docs/rules/anshun.md): golden logs of AS-E1..E7, pattern table, corrupted logs per code, bots."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def test_single_hu_when_yi_pao_duo_xiang_off() -> None:
 def test_tian_ting_lock() -> None:
     # AS-E5: seat 1 is tian-ting; at seq 22 it must discard its drawn 6p
     _expect(at("anshun_e5_tian_ting_dian_pao_dou", 22, {"type": "discard", "seat": 1, "tile": "2p"}), 22, "illegal_move", "AS-R13")
-    # and it may not peng another seat's discard: a forbidden claim (rules/README.md: a peng or zhi
+    # and it may not peng another seat's discard: a forbidden claim (docs/rules/README.md: a peng or zhi
     # gang by a locked seat — 天听 — on another seat's discard is `illegal_claim`)
     _expect(at("anshun_e5_tian_ting_dian_pao_dou", 8, {"type": "peng", "seat": 1, "tile": "7s"}), 8, "illegal_claim", "AS-R13")
     _expect(at("anshun_e5_tian_ting_dian_pao_dou", 8, {"type": "gang", "seat": 1, "tile": "7s", "kind": "zhi"}), 8, "illegal_claim", "AS-R13")

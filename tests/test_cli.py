@@ -1,4 +1,4 @@
-"""The `paiju` command line end to end (spec/cli.md): exit codes, --json, --steps, simulate."""
+"""The `paiju` command line end to end (docs/cli.md): exit codes, --json, --steps, simulate."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hongzhong (rules/hongzhong.md): golden logs of HZ-E1..E8, corrupted logs per error code, bots."""
+"""Hongzhong (docs/rules/hongzhong.md): golden logs of HZ-E1..E8, corrupted logs per error code, bots."""
 
 from __future__ import annotations
 

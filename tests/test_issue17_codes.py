@@ -1,5 +1,5 @@
 """Refusal codes and `winners` the review of issue 17 found wrong, each against the rule file or the
-contract (expected codes from rules/README.md "Which error code a refusal gets", events.md §6):
+contract (expected codes from docs/rules/README.md "Which error code a refusal gets", events.md §6):
 
 - a `dealt` with `bottom` in Hongzhong / Anshun is `bad_deal` (HZ-C3 / AS-C3: hands and wall only);
 - a card listed twice in a play is `not_in_hand` in every climbing game (PDK-R5, DDZ-R15);

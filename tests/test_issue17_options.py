@@ -69,7 +69,7 @@ def test_zhajinhua_seen_levels_may_repeat_and_a_repeated_amount_calls() -> None:
 
 
 def test_presets_are_the_rule_files_own() -> None:
-    """rules/README.md: every game has `standard`; Sichuan adds `chengdu` and `mianzhu`; no other preset
+    """docs/rules/README.md: every game has `standard`; Sichuan adds `chengdu` and `mianzhu`; no other preset
     (Zha Jin Hua's gold play is `mode: gold`, an option of section 6, not a preset)."""
     from engine.registry import GAME_IDS, get_game
 

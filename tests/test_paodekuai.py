@@ -1,4 +1,4 @@
-"""Pao De Kuai (rules/paodekuai.md): the worked examples as golden logs, their option variants,
+"""Pao De Kuai (docs/rules/paodekuai.md): the worked examples as golden logs, their option variants,
 a corrupted log for every error code the game can raise, the move types of section 4, the
 options of section 6, `legal_actions`, `view` and `paiju hand paodekuai`."""
 

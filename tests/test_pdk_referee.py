@@ -1,4 +1,4 @@
-"""A brute-force referee for Pao De Kuai move legality, written from rules/paodekuai.md section 4 alone
+"""A brute-force referee for Pao De Kuai move legality, written from docs/rules/paodekuai.md section 4 alone
 (no engine code), against the engine's `legal_counts` / `pass_legal` / readings.
 
 The referee classifies a multiset of ranks by the table of 4.1 (with its notes), picks the lead

@@ -1,4 +1,4 @@
-"""Pao De Kuai `short_trio_last` (rules/paodekuai.md §6): a play that empties the hand may be the main
+"""Pao De Kuai `short_trio_last` (docs/rules/paodekuai.md §6): a play that empties the hand may be the main
 part of the top move's type (a trio, or N consecutive trios for a winged plane) plus fewer kickers
 than the top has (0 ≤ kickers < required); it beats the top iff its trio/chain key is higher.
 

@@ -3,7 +3,7 @@
 State: an immutable NamedTuple (copy-on-write; `steps()` keeps every state), hands as 54-bit masks
 of the card ids of engine/cards.py, moves from engine/climbing/moves.py (rank-count vectors, the
 classifier memoised). Phases: `bid` → (`rob`, ddz with option rob) → (`laizi`, ddz_laizi) → `play`
-→ `end`. Error codes follow rules/README.md; every message names its rule id. Checks of a `play`
+→ `end`. Error codes follow docs/rules/README.md; every message names its rule id. Checks of a `play`
 in order: phase (`wrong_phase`), turn (`not_your_turn`), distinct cards and cards held
 (`not_in_hand`), `as` and shape (`illegal_move`), beats the top (`does_not_beat`).
 
@@ -547,7 +547,7 @@ class DouDizhu:
             raise ValueError(str(e)) from None
 
     def hand(self, query: dict[str, Any]) -> dict[str, Any]:
-        """`paiju hand ddz CARDS`: the move type of a set of cards (spec/cli.md)."""
+        """`paiju hand ddz CARDS`: the move type of a set of cards (docs/cli.md)."""
         rules = self.hand_rules(query)
         ids = _parse_card_query(query)
         if query.get("laizi") not in (None, ""):

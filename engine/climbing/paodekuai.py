@@ -1,4 +1,4 @@
-"""Pao De Kuai (跑得快, game id `paodekuai`): rules/paodekuai.md, rule ids PDK-R*, B*, P*.
+"""Pao De Kuai (跑得快, game id `paodekuai`): docs/rules/paodekuai.md, rule ids PDK-R*, B*, P*.
 
 Three players, the 48-card deck (no jokers, no `2h 2c 2d`, no `As`), 16 cards each, no bidding.
 `match_started.dealer` is the leader; a first match (`round` absent or 1) is led by the `3s`
@@ -52,7 +52,7 @@ THREE_SPADES = 0  # card id of `3s`
 
 
 class Rules(GameRules):
-    """Section 6 of rules/paodekuai.md."""
+    """Section 6 of docs/rules/paodekuai.md."""
 
     must_beat: bool = Field(True, description="PDK-R9 有大必出: a follower who can beat the top move may not pass")
     baodan: bool = Field(True, description="PDK-R10 报单: before a one-card player, a solo must be your highest card")

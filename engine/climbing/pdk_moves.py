@@ -1,4 +1,4 @@
-"""Pao De Kuai's moves (rules/paodekuai.md section 4) on the shared climbing move engine.
+"""Pao De Kuai's moves (docs/rules/paodekuai.md section 4) on the shared climbing move engine.
 
 A thin adapter over `engine.climbing.moves`: Pao De Kuai's vocabulary is one `MoveRules` value
 (`pdk_move_rules`), so the classifier, the comparator and the generator are the shared ones. What
@@ -37,7 +37,7 @@ KICKERS_PER_UNIT = {"trio_one": 1, "trio_two": 2, "plane_n_wings": 1, "plane_2n_
 
 @cache
 def pdk_move_rules() -> M.MoveRules:
-    """Section 4.1 as data: the type table of rules/paodekuai.md in the shared engine's terms."""
+    """Section 4.1 as data: the type table of docs/rules/paodekuai.md in the shared engine's terms."""
     chain = M.CHAIN
     return M.MoveRules(
         types=(

@@ -1,4 +1,4 @@
-"""Anshun catch-chicken mahjong (`anshun`, rules/anshun.md): patterns, 天听, 豆, chickens, 杀报, 荒庄.
+"""Anshun catch-chicken mahjong (`anshun`, docs/rules/anshun.md): patterns, 天听, 豆, chickens, 杀报, 荒庄.
 
 Flow (AS-R*) on the shared claim flow (engine/mahjong/claimflow.py); win check, splits and waits
 from the mahjong core. The pattern table AS-H2 is data (`PATTERNS`: id, points, the features an
@@ -43,7 +43,7 @@ YAO_JI = 18  # 1s
 
 
 class AnshunRules(GameRules):
-    """Section 6 of rules/anshun.md."""
+    """Section 6 of docs/rules/anshun.md."""
 
     yaobai_ji_mode: Literal["adjacent", "next_two", "next_one"] = Field("adjacent", description="摇摆鸡 set from the flip (AS-S7 step 2)")
     jin_ji: bool = Field(True, description="1s in the 摇摆 set worth 2 (金鸡), 冲锋金鸡 3 (AS-S7)")
@@ -194,7 +194,7 @@ class Anshun(ClaimGame):
         locked = seat is not None and s.ting[seat]
         if locked and t in ("peng", "gang"):
             # a claim of another seat's discard is a forbidden claim; an own-turn an/bu gang a locked
-            # seat may not make is an own-turn action (rules/README.md)
+            # seat may not make is an own-turn action (docs/rules/README.md)
             claim = t == "peng" or getattr(ev, "kind", None) == "zhi"
             code = "illegal_claim" if claim else "illegal_move"
             raise Illegal(code, f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")

@@ -1,4 +1,4 @@
-"""Hongzhong mahjong (`hongzhong`, rules/hongzhong.md): 112 tiles, 红中 wild, self-draw only, birds.
+"""Hongzhong mahjong (`hongzhong`, docs/rules/hongzhong.md): 112 tiles, 红中 wild, self-draw only, birds.
 
 Flow (HZ-R*) on the shared claim flow (engine/mahjong/claimflow.py); wild win check by the per-suit
 need tables of engine/mahjong/wild.py (HZ-H2, HZ-H3). Settlement HZ-S1..S7 as itemised lines:
@@ -40,7 +40,7 @@ from engine.tiles import N_KINDS, RED, number_of, parse_hand, tile_id, tile_name
 
 
 class HongzhongRules(GameRules):
-    """Section 6 of rules/hongzhong.md."""
+    """Section 6 of docs/rules/hongzhong.md."""
 
     hongzhong_wild: bool = Field(True, description="红中 is wild (HZ-H2, HZ-R14)")
     zhama: Annotated[int, Field(ge=2, le=4)] = Field(4, description="bird count N, also the wall reserve (HZ-C4)")

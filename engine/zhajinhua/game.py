@@ -1,4 +1,4 @@
-"""Zha Jin Hua (炸金花) betting engine and settlement — shared/rules/zhajinhua.md.
+"""Zha Jin Hua (炸金花) betting engine and settlement — docs/rules/zhajinhua.md.
 
 A pure reducer over the contract's events: `start` checks the deal (ZJH-R2) and takes the antes
 (ZJH-R3); `apply` handles `look`, `bet`, `compare`, `open`, `fold`, `allin`, `timeout`, `forfeit`
@@ -7,7 +7,7 @@ ZJH-R16) and the gold-mode automatic comparison of a short stack (ZJH-R14); `set
 pot (S1..S4) and the special rewards (S5) as itemised transfer lines.
 
 Choices where the rule file leaves room (see also hands.py):
-- Error codes follow ZJH-R1, which is more specific than the generic table of rules/README.md:
+- Error codes follow ZJH-R1, which is more specific than the generic table of docs/rules/README.md:
   a bet amount outside the stake table, or a seat that cannot afford an action in `gold`, is
   `illegal_bet` (so is an `allin` whose smaller stack is not below `allin_threshold` × base: that is
   the betting rule refusing it); an action not allowed in the current state (a `look` by a seen seat
@@ -91,7 +91,7 @@ class Rules(GameRules):
 
 
 PRESETS: dict[str, dict[str, Any]] = {"standard": {}}
-"""rules/README.md: every game has the preset `standard`; Zha Jin Hua has no other (gold play is the
+"""docs/rules/README.md: every game has the preset `standard`; Zha Jin Hua has no other (gold play is the
 option `mode: gold`, section 6)."""
 
 OUT_REASONS = ("fold", "timeout", "forfeit", "compare", "autocompare", "open", "allin", "showdown")
