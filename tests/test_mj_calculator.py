@@ -67,4 +67,5 @@ def test_the_command_line_answers() -> None:
         [sys.executable, str(root / "paiju.py"), "hand", "hongzhong", "1m1m1m1m1m 2m3m4m 5p5p 6p6p6p", "--json"],
         capture_output=True, text=True, env=env, check=False,
     )  # fmt: skip
-    assert json.loads(out.stdout)["valid"] is False and "HZ-C1" in json.loads(out.stdout)["error"]
+    # docs/cli.md: without --batch, cards the game refuses are exit 2 with one line naming why
+    assert out.returncode == 2 and out.stdout == "" and "HZ-C1" in out.stderr and len(out.stderr.splitlines()) == 1
