@@ -1,0 +1,24 @@
+"""Mutation-killing tests for Dou Dizhu settlement (issue 17), values computed by hand from
+doudizhu.md section 5 (S1..S9) — never read back from the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.replay import replay
+from events.codec import parse_event
+from tests.test_ddz_errors import E1
+
+
+def _replay(evs: list[dict[str, Any]]) -> Any:
+    return replay([parse_event({**e, "match_id": "d", "seq": i}) for i, e in enumerate(evs)])
+
+
+def test_forfeit_before_landlord_at_base_3() -> None:
+    """S8 first case at b = 3: the forfeiter (seat 1) pays b = 3 to each other seat; the line's unit is b."""
+    evs = [{**E1[0], "base": 3}, E1[1], {"type": "forfeit", "seat": 1}]
+    r = _replay(evs)
+    assert r.status == "finished" and r.deltas == [3, -6, 3] and r.winners == [0, 2]
+    assert [(i["kind"], i["seat"], i["from"], i["points"], i["base"]) for i in r.items] == [
+        ("forfeit", 0, 1, 3, 3), ("forfeit", 2, 1, 3, 3)]  # fmt: skip
