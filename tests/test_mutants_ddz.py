@@ -22,3 +22,15 @@ def test_forfeit_before_landlord_at_base_3() -> None:
     assert r.status == "finished" and r.deltas == [3, -6, 3] and r.winners == [0, 2]
     assert [(i["kind"], i["seat"], i["from"], i["points"], i["base"]) for i in r.items] == [
         ("forfeit", 0, 1, 3, 3), ("forfeit", 2, 1, 3, 3)]  # fmt: skip
+
+
+def test_landlord_forfeit_after_a_bomb_is_s7_with_the_bombs_so_far() -> None:
+    """S8 second case: landlord 1 (bid 1: R = 1) plays the bomb 2222 (Bm = 2) and forfeits; Sp = 1,
+    M = 2, U = b × M = 3 × 2 = 6 → S7: landlord −2U = −12, each farmer +6."""
+    evs = [{**E1[0], "base": 3}, E1[1], E1[2], E1[3],
+           {"type": "play", "seat": 1, "cards": ["2s", "2h", "2c", "2d"]}, {"type": "forfeit", "seat": 1}]  # fmt: skip
+    r = _replay(evs)
+    assert r.status == "finished" and r.deltas == [6, -12, 6] and r.winners == [0, 2]
+    lines = [(i["kind"], i["seat"], i["from"], i["points"], i["unit"], i["multiplier"], i["bomb_factor"], i["spring"])
+             for i in r.items]  # fmt: skip
+    assert lines == [("forfeit", 0, 1, 6, 6, 2, 2, 1), ("forfeit", 2, 1, 6, 6, 2, 2, 1)]
