@@ -34,3 +34,9 @@ def test_landlord_forfeit_after_a_bomb_is_s7_with_the_bombs_so_far() -> None:
     lines = [(i["kind"], i["seat"], i["from"], i["points"], i["unit"], i["multiplier"], i["bomb_factor"], i["spring"])
              for i in r.items]  # fmt: skip
     assert lines == [("forfeit", 0, 1, 6, 6, 2, 2, 1), ("forfeit", 2, 1, 6, 6, 2, 2, 1)]
+
+
+def test_landlord_forfeit_at_unit_one_pays_each_farmer_one() -> None:
+    """S8 → S7 at b = 1, R = 1, no bomb: U = 1; farmers +1 each, so both are winners (delta > 0)."""
+    r = _replay([E1[0], E1[1], E1[2], E1[3], {"type": "forfeit", "seat": 1}])
+    assert r.status == "finished" and r.deltas == [1, -2, 1] and r.winners == [0, 2]
