@@ -58,17 +58,19 @@ def test_settlement_by_hand(name: str) -> None:
     assert sorted(r.winners) == winners
 
 
-def test_gold_rewards_capped_by_the_stack_left() -> None:
+@pytest.mark.parametrize("stack0", [100, 11])
+def test_gold_rewards_capped_by_the_stack_left(stack0: int) -> None:
     """S5 in `gold`: a payer pays at most its stack left after S4, shrinking as it pays.
 
-    n = 3, dealer 2 (order 0, 1, 2), stacks [100, 100, 1], any_holder. Seat 0 豹子, seat 1 顺金, seat 2
+    n = 3, dealer 2 (order 0, 1, 2), stacks [stack0, 100, 1], any_holder. Seat 0 豹子, seat 1 顺金, seat 2
     nothing; seats 0 and 1 fold, seat 2 takes P = 3. Left after S4: [99, 99, 1 - 1 + 3 = 3].
     Rewards in action order of the rewarded seats: seat 0 (10 each): seat 1 pays 10, seat 2 pays 3 (capped,
-    left 0). Seat 1 (5 each): seat 0 pays 5, seat 2 pays 0 (no line).
+    left 0). Seat 1 (5 each): seat 0 pays 5 (left after S4 ≥ 10, whether or not the 13 it received count),
+    seat 2 pays 0 (no line).
     Δ = [-1 + 13 - 5, -1 - 10 + 5, +2 - 3] = [7, -6, -1].
     """
     ev = log(["fold 0", "fold 1"], {"mode": "gold", "special_rewards": "any_holder"},
-             ["As Ad Ah", "9h Th Jh", "2c 5d 8s"], 2, stacks=[100, 100, 1])  # fmt: skip
+             ["As Ad Ah", "9h Th Jh", "2c 5d 8s"], 2, stacks=[stack0, 100, 1])  # fmt: skip
     r = replay(ev)
     assert r.error is None and r.status == "finished", r.error
     assert r.deltas == [7, -6, -1]
