@@ -70,3 +70,14 @@ def test_an_edited_event_after_the_refusal_is_found() -> None:
     r = replay([parse_event(d) for d in hashed])
     assert r.status == "invalid" and r.error["seq"] == 3
     assert r.chain_ok is False
+
+
+def test_an_identical_resend_is_skipped_by_the_chain() -> None:
+    """events.md §5: an identical re-send is a no-op, so the chain links each seq once."""
+    hashed = _hashed(_dicts())
+    r = replay([parse_event(d) for d in [*hashed[:3], hashed[2], *hashed[3:]]])
+    assert r.status == "invalid" and r.error["seq"] == 3
+    assert r.chain_ok is True
+    edited = [*hashed[:4], {**hashed[4], "amount": 2}]
+    r = replay([parse_event(d) for d in [*edited[:3], edited[2], *edited[3:]]])
+    assert r.chain_ok is False
