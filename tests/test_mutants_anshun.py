@@ -28,8 +28,10 @@ def test_e6_jiao_pai_lines_carry_the_call_value() -> None:
 def test_one_ready_seat_is_paid_by_the_three_others() -> None:
     """AS-S8 with T = {0}: seat 2's 8s is swapped with the dealer's first discard 4m, so seat 2 holds
     1m2m3m 4m4m5m6m 2s3s4s 7s 5p5p (not ready: no tile completes it) and seat 3 discards 8s at seq 2.
-    Seats 1, 2, 3 each pay V(0) = 20 to seat 0 (AS-E6's value): Δ = [+60, -20, -20, -20]."""
+    Seats 1, 2, 3 each pay V(0) = 20 to seat 0 (AS-E6's value); at base 3 (AS-C5: amounts × b) that is 60:
+    Δ = [+180, -60, -60, -60]."""
     evs = _e6()
+    evs[0] = {**evs[0], "base": 3}
     hands = evs[1]["hands"]
     hands[2][hands[2].index("8s")] = "4m"
     hands[3][hands[3].index("4m")] = "8s"
@@ -37,5 +39,5 @@ def test_one_ready_seat_is_paid_by_the_three_others() -> None:
     evs[2] = {**evs[2], "tile": "8s"}
     r = replay([parse_event(e) for e in evs])
     assert r.error is None and r.status == "finished", r.error
-    assert r.deltas == [60, -20, -20, -20]
+    assert r.deltas == [180, -60, -60, -60]
     assert r.winners == []
