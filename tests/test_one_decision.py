@@ -26,8 +26,8 @@ from events.codec import event_to_json
 pytestmark = pytest.mark.xdist_group("lake")
 
 
-def _match() -> list[str]:
-    return [event_to_json(e) for e in fill_chain(simulate_match("ddz", {}, 11, 0))]
+def _match(seed: int = 11) -> list[str]:
+    return [event_to_json(e) for e in fill_chain(simulate_match("ddz", {}, seed, 0))]
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
@@ -90,13 +90,13 @@ def test_replay_dispute_and_lake_agree(name: str, tmp_path: Path) -> None:
     assert rc_d == rc_l
 
 
-def _unreadable() -> dict[str, tuple[list[list[str]], str | None, int | None, int]]:
+def _unreadable(seed: int = 11) -> dict[str, tuple[list[list[str]], str | None, int | None, int]]:
     """name → (files, each ingested in its own run; the status; the error seq; the events).
 
     Written from the contract (events.md §1, §6; issue 17): a line that cannot be decoded but
     whose text names its match and seq is that match's error at that seq (`bad_json`), unless
     an event holds that seq; the events counted are the readable ones."""
-    lines = _match()[:5]  # seq 0..4: a match that has not ended
+    lines = _match(seed)[:5]  # seq 0..4: a match that has not ended
     nan = lines[3].replace('"seq":3,', '"seq":3,"x":NaN,', 1)
     dup = lines[3][:-1] + ',"type":"pass"}'  # the key `type` twice
     cut = lines[4][: len(lines[4]) // 2]  # the last line cut short (no newline)
