@@ -95,16 +95,19 @@ def _unreadable(seed: int = 11) -> dict[str, tuple[list[list[str]], str | None, 
 
     Written from the contract (events.md §1, §6; issue 17): a line that cannot be decoded but
     whose text names its match and seq is that match's error at that seq (`bad_json`), unless
-    an event holds that seq; the events counted are the readable ones."""
+    an event holds that seq; the events counted are the readable ones. A readable line that is
+    not an event (an unknown field) is its match's `bad_field` at its seq the same way."""
     lines = _match(seed)[:5]  # seq 0..4: a match that has not ended
     nan = lines[3].replace('"seq":3,', '"seq":3,"x":NaN,', 1)
     dup = lines[3][:-1] + ',"type":"pass"}'  # the key `type` twice
-    cut = lines[4][: len(lines[4]) // 2]  # the last line cut short (no newline)
+    cut = lines[4][: len(lines[4]) // 2]
+    unknown = lines[3].replace('"seq":3,', '"seq":3,"zz":1,', 1)  # readable JSON, not an event  # the last line cut short (no newline)
     without3 = [*lines[:3], lines[4]]
     return {
         "nan_at_seq_3": ([[*lines[:3], nan, lines[4]]], "invalid", 3, 4),
         "duplicate_key_at_seq_3": ([[*lines[:3], dup, lines[4]]], "invalid", 3, 4),
         "cut_last_line": ([[*lines[:4], cut]], "invalid", 4, 4),
+        "unknown_field_at_seq_3": ([[*lines[:3], unknown, lines[4]]], "invalid", 3, 4),
         "nan_line_in_a_later_run": ([without3, [nan]], "invalid", 3, 4),
         "the_event_arrives_after_the_nan_line": ([[*lines[:3], nan, lines[4]], [lines[3]]], "incomplete", None, 5),
     }
@@ -126,7 +129,8 @@ def test_an_unreadable_line_is_its_match_error_everywhere(name: str, tmp_path: P
     if seq is None:
         assert r["error"] is None, name
     else:
-        assert (r["error"]["code"], r["error"]["seq"]) == ("bad_json", seq), name
+        code = "bad_field" if name.startswith("unknown_field") else "bad_json"  # events.md §1
+        assert (r["error"]["code"], r["error"]["seq"]) == (code, seq), name
     _, out_d, _ = _run(["dispute", mid, "--log", *paths, "--json", "--out", str(tmp_path / "d.html")])
 
     lake = tmp_path / "lake"
