@@ -639,19 +639,23 @@ def render_dispute_html(entries: Sequence[Any], *, rejects: Sequence[Mapping[str
 
 
 def load_from_lake(lake: str, match_id: str) -> tuple[list[Entry], list[dict[str, Any]]]:
-    """One match's stored lines (exactly as received) and its quarantined lines, from the lake."""
+    """One match's stored lines (exactly as received), the refusals charged to it at a seq no
+    stored event holds (issue 17, as the lake replays it), and its quarantined lines."""
     from analytics import queries  # the one way to read the lake
     from analytics.lake import open_lake
+    from ingest.tables import charged_sql, refusal_entry
 
     con = open_lake(lake)
     lines = queries.match_lines(con, match_id)
+    sql = charged_sql("SELECT * FROM rejects WHERE match_id = $m", "SELECT match_id, seq FROM events WHERE match_id = $m")
+    charged = [refusal_entry(m, s, c, msg, ln) for m, s, ln, c, msg in con.execute(f"{sql} ORDER BY seq", {"m": match_id}).fetchall()]
     cur = con.execute(
         "SELECT seq, code, message, raw, file_name, line FROM rejects WHERE match_id = $m ORDER BY seq, file_name, line",
         {"m": match_id},
     )
     cols = [d[0] for d in cur.description]
     rejects = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
-    return to_entries(lines), rejects
+    return to_entries(lines) + charged, rejects
 
 
 def load_from_logs(paths: Sequence[str], match_id: str) -> list[Entry]:

@@ -27,8 +27,10 @@ missing or cut short, or whose manifest was edited, is refused (`paiju verify` s
 
 Memory stays bounded: lines travel in fixed-size chunks with a bounded number in flight, the
 merge runs in DuckDB (which spills), and replay batches are read back from Parquet.
-Lines refused at parse time are not events: a match missing one of them has a gap, so it replays
-`incomplete` (or `invalid` with `seq_gap`) until the line arrives in a later file.
+Lines refused at parse time are not events (they go to `rejects`); one whose text names its match
+and a seq that no stored event holds is charged to that match at that seq, as `paiju replay`
+charges it (issue 17): the match replays `invalid` with the line's own error until an event at
+that seq arrives in a later file.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ from ingest import store
 from ingest.integrity_tables import publish_tables as publish_integrity_tables
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
 from ingest.schema import BUILT, DERIVED, KEYS, schemas
-from ingest.tables import build_rows, build_tables
+from ingest.tables import build_rows, build_tables, charged_sql
 
 CHUNK_LINES = 5000
 Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
@@ -194,9 +196,11 @@ _SPEC_OK = """CREATE TEMP TABLE spec_ok AS
                  min(file_idx::BIGINT * 10000000 + chunk) AS k0,
                  max(file_idx::BIGINT * 10000000 + chunk) AS k1
           FROM ranked WHERE rn = 1 GROUP BY match_id) r USING (match_id)
-    WHERE r.n = k.events AND r.min_src = 1 AND r.k0 = k.spec_key AND r.k1 = k.spec_key"""
+    WHERE r.n = k.events AND r.min_src = 1 AND r.k0 = k.spec_key AND r.k1 = k.spec_key
+      AND k.match_id NOT IN (SELECT match_id FROM charged)"""
 """The speculative replays that stand: every accepted (rank-1) event of the match is new and
-came from the one chunk that replayed it, and the chunk replayed as many events as were accepted."""
+came from the one chunk that replayed it, the chunk replayed as many events as were accepted,
+and no refused line is charged to the match (the chunk replayed its events only)."""
 
 
 def build_job(events: pa.Table, out: str, batch: int) -> tuple[int, dict[str, int]]:
@@ -565,7 +569,12 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     else:
         con.execute(f"CREATE TEMP TABLE new AS SELECT {cols}, 0::INTEGER AS file_idx, 0::INTEGER AS chunk FROM (SELECT * FROM ("
                     + _empty_select("events") + "))")  # fmt: skip
-    con.execute("CREATE TEMP TABLE ids AS SELECT DISTINCT match_id FROM new")
+    prejects = sorted((stage / "prejects").glob("*.parquet")) if (stage / "prejects").exists() else []
+    # a refused line that names its match and seq joins that match's replay (issue 17): its
+    # match's stored events are read too
+    charged_ids = (f" UNION SELECT match_id FROM read_parquet({_list(prejects)})"
+                   " WHERE match_id IS NOT NULL AND seq IS NOT NULL") if prejects else ""  # fmt: skip
+    con.execute(f"CREATE TEMP TABLE ids AS SELECT DISTINCT match_id FROM new{charged_ids}")
     old_files = store.table_files(lake, manifest, "events")
     if old_files:
         con.execute(
@@ -617,7 +626,6 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         FROM ranked r LEFT JOIN names n USING (file_sha) WHERE r.rn > 1 AND NOT """ + SAME_EVENT_SQL
     )
     summary.conflicts = con.execute("SELECT count(*) FROM conflicts").fetchone()[0]
-    prejects = sorted((stage / "prejects").glob("*.parquet")) if (stage / "prejects").exists() else []
     rej_cols = ", ".join(schemas()["rejects"].names)
     parts = [f"SELECT {rej_cols} FROM conflicts"]
     if prejects:
@@ -646,8 +654,25 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
             dest = out / rel.parent / f"part-{run_id}-m{k}.parquet"
             dest.parent.mkdir(parents=True, exist_ok=True)
             con.execute(f"COPY ({keep} ORDER BY match_id, seq) TO {_q(dest)} (FORMAT parquet, COMPRESSION zstd)")
-    con.execute("CREATE TEMP TABLE touched AS SELECT DISTINCT match_id FROM accepted")
+    # the refusals charged to a match at a seq no stored event holds (issue 17): stored and new
+    old_rejects = store.table_files(lake, manifest, "rejects")
+    mine = "WHERE match_id IN (SELECT match_id FROM ids)"
+    rejects_src = f"SELECT {rej_cols} FROM rejects {mine}"
+    if old_rejects:
+        rejects_src += f" UNION ALL SELECT {rej_cols} FROM read_parquet({_list(old_rejects)}) {mine}"
+    con.execute("CREATE TEMP TABLE charged AS "
+                + charged_sql(rejects_src, "SELECT match_id, seq FROM ranked WHERE rn = 1"))  # fmt: skip
+    # replayed: every match that received an event, or a refusal it is charged with
+    con.execute("CREATE TEMP TABLE touched AS SELECT DISTINCT match_id FROM accepted"
+                " UNION SELECT match_id FROM charged WHERE match_id IN (SELECT match_id FROM rejects)")  # fmt: skip
     return dropped
+
+
+def replay_input_sql(events: str, charged: str) -> str:
+    """The rows a replay reads (`build_tables`): `match_id, seq, line, code, message`, the
+    events (`code` null) and the refusals charged to their matches (`ingest.tables.charged_sql`)."""
+    return (f"SELECT match_id, seq, line, NULL::VARCHAR AS code, NULL::VARCHAR AS message FROM ({events})"
+            f" UNION ALL SELECT match_id, seq, line, code, message FROM ({charged})")  # fmt: skip
 
 
 def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
@@ -728,8 +753,8 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
             prog.advance(t_replay, n)
     touched_path = stage / "touched.parquet"
     con.execute(
-        f"""COPY (SELECT match_id, seq, line FROM ranked WHERE rn = 1
-                  AND match_id IN (SELECT match_id FROM touched EXCEPT SELECT match_id FROM spec_ok)
+        f"""COPY (SELECT * FROM ({replay_input_sql("SELECT match_id, seq, line FROM ranked WHERE rn = 1", "SELECT * FROM charged")})
+                  WHERE match_id IN (SELECT match_id FROM touched EXCEPT SELECT match_id FROM spec_ok)
                   ORDER BY match_id, seq)
             TO {_q(touched_path)} (FORMAT parquet, ROW_GROUP_SIZE 20000)"""
     )

@@ -45,7 +45,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ingest.schema import schemas
-from ingest.tables import build_tables, group_events
+from ingest.tables import build_tables
 
 BUILT: tuple[str, ...] = ("matches", "seats", "items", "fans", "rules")
 """The tables `build_tables` returns (the staging build/ folder of the pipeline)."""
@@ -92,8 +92,10 @@ def _widen(name: str, t: pa.Table) -> pa.Table:
 def _failing(events: pa.Table) -> list[str]:
     """The matches of a failed bucket that fail on their own."""
     out = []
-    for match_id, rows in group_events(events).items():
-        one = pa.table({"match_id": [match_id] * len(rows), "seq": [s for s, _ in rows], "line": [ln for _, ln in rows]})
+    import pyarrow.compute as pc
+
+    for match_id in set(events.column("match_id").to_pylist()):
+        one = events.filter(pc.equal(events.column("match_id"), match_id))
         try:
             build_tables(one)
         except Exception:
@@ -152,7 +154,7 @@ class SparkReplayer:
         spark = self.spark
         self.buckets = buckets_for(pq.ParquetFile(touched).metadata.num_rows, self.bucket_events)
         parts = max(1, min(self.buckets, 3 * spark.sparkContext.defaultParallelism))
-        events = spark.read.parquet(_uri(touched)).select("match_id", "seq", "line")
+        events = spark.read.parquet(_uri(touched)).select("match_id", "seq", "line", "code", "message")
         bucketed = events.withColumn("bucket", F.pmod(F.xxhash64("match_id"), F.lit(self.buckets)))
         rows = bucketed.repartition(parts, "bucket").groupBy("bucket").applyInArrow(
             bucket_rows, from_arrow_schema(wide_schema())

@@ -1,7 +1,8 @@
 """Replay + table building: ONE pure function over a batch of complete matches (issue 11 part 1).
 
 `build_tables(events)` takes a table of stored events (Arrow or pandas; columns `match_id`,
-`seq`, `line` at least, every stored event of each match it names) and returns the rows of the
+`seq`, `line` at least, every stored event of each match it names; optional `code`/`message`
+rows are the stored refusals charged to a match at a seq no event holds, issue 17) and returns the rows of the
 derived tables `matches`, `seats`, `items`, `fans` and `rules` as Arrow tables with the lake's
 schemas (`ingest.schema`). No I/O, no clock, no randomness: the local process pool and the
 Spark runner call this same function and must get the same rows.
@@ -52,16 +53,70 @@ def _column(tbl: Any, name: str) -> list[Any]:
     return list(tbl[name])  # pandas
 
 
+def _has(tbl: Any, name: str) -> bool:
+    return name in (tbl.schema.names if isinstance(tbl, pa.Table | pa.RecordBatch) else tbl.columns)
+
+
 def group_events(events: Any) -> dict[str, list[tuple[int, str]]]:
-    """`match_id` → [(seq, line)] in seq order (first of equal seqs kept in input order)."""
+    """`match_id` → [(seq, line)] in seq order (first of equal seqs kept in input order).
+
+    Rows with a `code` (a charged refusal, `group_refusals`) are not events and are left out.
+    """
     mids = _column(events, "match_id")
     seqs = _column(events, "seq")
     lines = _column(events, "line")
+    codes = _column(events, "code") if _has(events, "code") else [None] * len(mids)
     out: dict[str, list[tuple[int, str]]] = {}
-    for m, s, ln in zip(mids, seqs, lines, strict=True):
-        out.setdefault(m, []).append((int(s), ln))
+    for m, s, ln, c in zip(mids, seqs, lines, codes, strict=True):
+        if c is None:
+            out.setdefault(m, []).append((int(s), ln))
     for rows in out.values():
         rows.sort(key=lambda r: r[0])
+    return out
+
+
+def refusal_entry(match_id: str, seq: int, code: str, message: str, raw: str | None) -> ContractError:
+    """The refusal a stored `rejects` row charges its match with, as `paiju replay` charges the
+    line (issue 17, `engine.replay.merge_entries`): the same code, message and seq; the event
+    type where parsing the kept text again gives the same refusal (it names the type)."""
+    typ = None
+    if raw:
+        try:
+            parse_fast(raw.encode("utf-8", "surrogatepass"))
+        except ContractError as e:
+            if (e.code, e.message) == (code, message):
+                typ = e.type
+        except Exception:  # the type is a nicety; the row's code and message stand
+            pass
+    return ContractError(code, message, match_id=match_id, seq=seq, type=typ)  # type: ignore[arg-type]
+
+
+def charged_sql(rejects: str, events: str) -> str:
+    """SQL over a `rejects` source and the stored (rank-1) events of the same matches: the
+    refusals charged to a match (issue 17), as rows `match_id, seq, line, code, message` for
+    `build_tables`. One per (match_id, seq) that names both and that no stored event holds, as
+    `engine.replay.merge_entries` charges an unreadable line; of two at one seq, the first by
+    (file_sha, line) stands (`paiju replay` takes the first in the order it reads the files).
+    `rejects` and `events` are SQL sources (our own table files, never user text)."""
+    return f"""SELECT match_id, seq, raw AS line, code, message FROM (
+        SELECT j.match_id, j.seq, j.raw, j.code, j.message,
+               row_number() OVER (PARTITION BY j.match_id, j.seq ORDER BY j.file_sha, j.line) AS k
+        FROM ({rejects}) j
+        WHERE j.match_id IS NOT NULL AND j.seq IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM ({events}) e WHERE e.match_id = j.match_id AND e.seq = j.seq))
+        WHERE k = 1"""
+
+
+def group_refusals(events: Any) -> dict[str, list[ContractError]]:
+    """`match_id` → the refusals charged to it: the rows with a `code` (then `line` is the kept
+    text of the refused line), one per seq that no stored event holds (`CHARGED_SQL`)."""
+    if not _has(events, "code"):
+        return {}
+    out: dict[str, list[ContractError]] = {}
+    cols = zip(*(_column(events, n) for n in ("match_id", "seq", "line", "code", "message")), strict=True)
+    for m, s, ln, c, msg in cols:
+        if c is not None:
+            out.setdefault(m, []).append(refusal_entry(m, int(s), c, msg or "", ln))
     return out
 
 
@@ -239,7 +294,8 @@ def build_tables(events: Any, *, validate: bool = False) -> dict[str, pa.Table]:
     (validated when they were stored), so they are not validated again unless `validate`.
     """
     grouped = group_events(events)
-    return build_rows((m, _entries(grouped[m], validate)) for m in sorted(grouped))
+    refused = group_refusals(events)
+    return build_rows((m, _entries(grouped.get(m, []), validate) + refused.get(m, [])) for m in sorted(grouped.keys() | refused.keys()))
 
 
 def build_tables_from_lines(lines: Iterable[tuple[str, int, str]]) -> dict[str, pa.Table]:

@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 
 from ingest import store
 from ingest.schema import BUILT, KEYS, TABLES, schemas
+from ingest.tables import charged_sql
 
 REBUILD = "rebuild"
 REOFFER = "reoffer"
@@ -323,14 +324,16 @@ def _from_raw(lake: Path, m: store.Manifest, tmp: Path, pool: Any) -> dict[str, 
     return {t: sorted((out / t).rglob("*.parquet")) if (out / t).exists() else [] for t in FROM_RAW}
 
 
-def _from_events(con: Any, lake: Path, events_src: str, tmp: Path, pool: Any) -> dict[str, list[Path]]:
-    """The derived tables as replaying every match's stored events gives them."""
-    from ingest.pipeline import BATCH_EVENTS, build_all
+def _from_events(con: Any, lake: Path, events_src: str, rejects_src: str, tmp: Path, pool: Any) -> dict[str, list[Path]]:
+    """The derived tables as replaying every match's stored events gives them, with the stored
+    refusals charged to a match at a seq no event holds (issue 17, as the ingest replays it)."""
+    from ingest.pipeline import BATCH_EVENTS, build_all, replay_input_sql
 
     stage = tmp / "replay"
     stage.mkdir()
     path = stage / "events.parquet"
-    con.execute(f"COPY (SELECT match_id, seq, line FROM ({events_src}) ORDER BY match_id, seq) TO "
+    rows = replay_input_sql(f"SELECT match_id, seq, line FROM ({events_src})", charged_sql(rejects_src, events_src))
+    con.execute(f"COPY (SELECT * FROM ({rows}) ORDER BY match_id, seq) TO "
                 f"'{str(path).replace(chr(39), chr(39) * 2)}' (FORMAT parquet)")  # fmt: skip
     if pq.ParquetFile(path).metadata.num_rows:
         build_all(path, stage, pool, BATCH_EVENTS, lambda n, st: None)
@@ -408,7 +411,10 @@ def _verify(lake: Path, workers: int) -> Report:
             if "events" in bad_tables:
                 r.notes.append("the tables were not compared with the stored events: an events file is damaged")
             else:
-                exp = _from_events(con, lake, stored["events"], tmp, pool)
+                if "rejects" in bad_tables:
+                    r.notes.append("no refusal was charged to its match in the replay: a rejects file is damaged")
+                rejects_src = _source([], "rejects", False) if "rejects" in bad_tables else stored["rejects"]
+                exp = _from_events(con, lake, stored["events"], rejects_src, tmp, pool)
                 for t in BUILT:
                     if t in bad_tables:
                         r.notes.append(f"{t} rows were not compared: a file of the table is damaged")

@@ -34,3 +34,34 @@ def test_a_spark_lake_verifies_whole_and_rebuilds_to_the_same_rows(tmp_path: Pat
     rebuild(dist, workers=0)
     assert rows(dist) == published
     assert verify(dist).whole
+
+
+def test_a_refused_line_charged_to_its_match_gives_the_same_rows_on_spark(tmp_path: Path, request: pytest.FixtureRequest,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Issue 17: an unreadable line that names its match and a seq no event holds is that match's
+    error in the Spark lake as in the local one; verify finds it whole, rebuild gives the same rows."""
+    from tests.test_one_decision import _unreadable
+
+    monkeypatch.setenv("PAIJU_LAKE_GRACE", "0")
+    session: Any = request.getfixturevalue("spark")
+    deliveries: list[list[str]] = [[], []]
+    for i, name in enumerate(sorted(_unreadable())):  # each case a match of its own
+        files = _unreadable(100 + i)[name][0]
+        for k, lines in enumerate(files):
+            deliveries[k].extend(lines)
+    paths = []
+    for k, lines in enumerate(deliveries):
+        p = tmp_path / f"{k}.jsonl"
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(p))
+    dist, local = tmp_path / "spark", tmp_path / "local"
+    replayer = SparkReplayer(session, bucket_events=3)
+    for p in paths:
+        ingest([p], dist, workers=0, replayer=replayer)
+        ingest([p], local, workers=0)
+    published = rows(dist)
+    assert published == rows(local)
+    assert any('"bad_json"' in r for row in published["matches"] for r in row)
+    assert verify(dist).whole
+    rebuild(dist, workers=0)
+    assert rows(dist) == published

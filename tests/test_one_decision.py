@@ -26,8 +26,8 @@ from events.codec import event_to_json
 pytestmark = pytest.mark.xdist_group("lake")
 
 
-def _match() -> list[str]:
-    return [event_to_json(e) for e in fill_chain(simulate_match("ddz", {}, 11, 0))]
+def _match(seed: int = 11) -> list[str]:
+    return [event_to_json(e) for e in fill_chain(simulate_match("ddz", {}, seed, 0))]
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
@@ -88,3 +88,62 @@ def test_replay_dispute_and_lake_agree(name: str, tmp_path: Path) -> None:
     for d in (dl, dk):
         assert (d["status"], d["error"], d["deltas"], d["chain_ok"]) == (r["status"], r["error"], r["deltas"], r["chain_ok"]), name
     assert rc_d == rc_l
+
+
+def _unreadable(seed: int = 11) -> dict[str, tuple[list[list[str]], str | None, int | None, int]]:
+    """name → (files, each ingested in its own run; the status; the error seq; the events).
+
+    Written from the contract (events.md §1, §6; issue 17): a line that cannot be decoded but
+    whose text names its match and seq is that match's error at that seq (`bad_json`), unless
+    an event holds that seq; the events counted are the readable ones. A readable line that is
+    not an event (an unknown field) is its match's `bad_field` at its seq the same way."""
+    lines = _match(seed)[:5]  # seq 0..4: a match that has not ended
+    nan = lines[3].replace('"seq":3,', '"seq":3,"x":NaN,', 1)
+    dup = lines[3][:-1] + ',"type":"pass"}'  # the key `type` twice
+    cut = lines[4][: len(lines[4]) // 2]
+    unknown = lines[3].replace('"seq":3,', '"seq":3,"zz":1,', 1)  # readable JSON, not an event  # the last line cut short (no newline)
+    without3 = [*lines[:3], lines[4]]
+    return {
+        "nan_at_seq_3": ([[*lines[:3], nan, lines[4]]], "invalid", 3, 4),
+        "duplicate_key_at_seq_3": ([[*lines[:3], dup, lines[4]]], "invalid", 3, 4),
+        "cut_last_line": ([[*lines[:4], cut]], "invalid", 4, 4),
+        "unknown_field_at_seq_3": ([[*lines[:3], unknown, lines[4]]], "invalid", 3, 4),
+        "nan_line_in_a_later_run": ([without3, [nan]], "invalid", 3, 4),
+        "the_event_arrives_after_the_nan_line": ([[*lines[:3], nan, lines[4]], [lines[3]]], "incomplete", None, 5),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_unreadable()))
+def test_an_unreadable_line_is_its_match_error_everywhere(name: str, tmp_path: Path) -> None:
+    files, status, seq, n_events = _unreadable()[name]
+    paths = []
+    for i, lines in enumerate(files):
+        p = tmp_path / f"{i}.jsonl"
+        p.write_text("\n".join(lines) + ("" if name == "cut_last_line" else "\n"))
+        paths.append(str(p))
+    mid = json.loads(files[0][0])["match_id"]
+
+    _, out, _ = _run(["replay", *paths, "--json"])
+    (r,) = [json.loads(x) for x in out.splitlines()]
+    assert (r["status"], r["events"], r["deltas"]) == (status, n_events, None), name
+    if seq is None:
+        assert r["error"] is None, name
+    else:
+        code = "bad_field" if name.startswith("unknown_field") else "bad_json"  # events.md §1
+        assert (r["error"]["code"], r["error"]["seq"]) == (code, seq), name
+    _, out_d, _ = _run(["dispute", mid, "--log", *paths, "--json", "--out", str(tmp_path / "d.html")])
+
+    lake = tmp_path / "lake"
+    for p in paths:  # one run per file: a later run may bring only the unreadable line
+        assert _run(["ingest", p, "--lake", str(lake)])[0] in (0, 1)
+    con = open_lake(lake)
+    row = con.execute("SELECT status, events, error_seq, error_type, error_code, error_message, chain_ok FROM matches"
+                      " WHERE match_id = ?", [mid]).fetchone()  # fmt: skip
+    con.close()
+    err = r["error"] or {}
+    assert row == (r["status"], r["events"], err.get("seq"), err.get("type"), err.get("code"), err.get("message"), r["chain_ok"]), name
+    _, out_l, _ = _run(["dispute", mid, "--lake", str(lake), "--json", "--out", str(tmp_path / "l.html")])
+    for d in (json.loads(out_d), json.loads(out_l)):
+        assert (d["status"], d["error"], d["deltas"], d["chain_ok"]) == (r["status"], r["error"], r["deltas"], r["chain_ok"]), name
+    rc_v, out_v, _ = _run(["verify", "--lake", str(lake)])
+    assert rc_v == 0, out_v
