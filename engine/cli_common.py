@@ -62,6 +62,24 @@ def load_rules_arg(value: str | None, *, allow_preset_name: bool = False, option
     return obj
 
 
+def game_and_rules(game_id: str, rules_arg: str | None) -> tuple[Any, dict[str, Any]]:
+    """The game and its `--rules` object, both checked: an unknown game or rules the game refuses
+    is a one-line `UsageError` (what `simulate` and `simulate --to` share)."""
+    from engine.errors import Illegal
+    from engine.registry import GameNotAvailable, get_game
+
+    try:
+        game = get_game(game_id)
+    except GameNotAvailable as e:
+        raise UsageError(str(e)) from None
+    rules = load_rules_arg(rules_arg)
+    try:
+        game.parse_rules(rules)
+    except Illegal as e:
+        raise UsageError(f"bad rules for {game_id}: {e.message}") from None
+    return game, rules
+
+
 def print_json(obj: Any) -> None:
     """One JSON Lines record on standard output (a string that is not valid Unicode is escaped)."""
     try:

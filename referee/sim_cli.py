@@ -34,19 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.cli_common import load_rules_arg
-    from engine.errors import Illegal
-    from engine.registry import GameNotAvailable, get_game
+    from engine.cli_common import game_and_rules
 
-    try:
-        game = get_game(args.game)
-    except GameNotAvailable as e:
-        raise UsageError(str(e)) from None
-    rules = load_rules_arg(args.rules)
-    try:
-        game.parse_rules(rules)
-    except Illegal as e:
-        raise UsageError(f"bad rules for {args.game}: {e.message}") from None
+    _game, rules = game_and_rules(args.game, args.rules)
     if args.matches <= 0 or args.concurrency <= 0 or args.batch <= 0:
         raise UsageError("--matches, --concurrency and --batch must be at least 1")
     if not args.to.startswith(("http://", "https://")):

@@ -7,9 +7,8 @@ import argparse
 import os
 import time
 
-from engine.cli_common import load_rules_arg, print_json
-from engine.errors import Illegal
-from engine.registry import GameNotAvailable, get_game
+from engine.cli_common import game_and_rules, print_json
+from engine.registry import get_game
 from engine.sim.simulate import PLAYER_POOL, SimulationError, World, write_simulation
 from events.errors import UsageError
 
@@ -33,15 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        game = get_game(args.game)
-    except GameNotAvailable as e:
-        raise UsageError(str(e)) from None
-    rules = load_rules_arg(args.rules)
-    try:
-        game.parse_rules(rules)
-    except Illegal as e:
-        raise UsageError(f"bad rules for {args.game}: {e.message}") from None
+    game, rules = game_and_rules(args.game, args.rules)
     if args.matches <= 0:
         raise UsageError(f"--matches must be at least 1, got {args.matches}")
     if args.workers <= 0:
