@@ -197,7 +197,9 @@ def check_readable(lake: Path) -> Manifest:
     return m
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """fsync a file or a folder by path (a file another process writes, a folder after a rename);
+    a path that is gone or cannot be opened is skipped."""
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
         try:
@@ -219,7 +221,7 @@ def write_manifest(lake: Path, m: Manifest) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(lake)
+    fsync_path(lake)
 
 
 @contextlib.contextmanager
@@ -280,7 +282,7 @@ def recover(lake: Path) -> int:
                 removed += 1
             _prune(lake, p.parent)
         (lake / JOURNAL).unlink()
-        _fsync_dir(lake)
+        fsync_path(lake)
     return removed
 
 
@@ -319,7 +321,7 @@ def _write_json(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(path.parent)
+    fsync_path(path.parent)
 
 
 def new_staging(lake: Path) -> Path:

@@ -53,25 +53,17 @@ def _write_state(folder: Path, state: dict[str, int]) -> None:
     os.replace(tmp, folder / STATE)
 
 
-def _sync_journal(path: Path) -> None:
-    """fsync the journal (another process's writes to the same file): publish only what is durable."""
-    with contextlib.suppress(FileNotFoundError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def publish_once(folder: str | Path, lake: str | Path) -> dict[str, Any]:
     """Publish the journal's records after the last published offset (see the module docstring)."""
+    from ingest import store
+
     folder, lake = Path(folder), Path(lake)
     journal = folder / JOURNAL
     state = _read_state(folder)
     start = state["offset"]
     end = state.get("pending")
     if end is None:
-        _sync_journal(journal)
+        store.fsync_path(journal)  # the server's writes: publish only what is durable
         end = complete_length(journal)
         if end <= start:
             return {"events": 0, "refused": 0}
