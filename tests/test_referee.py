@@ -339,13 +339,14 @@ def test_tokens_reloaded_on_sighup(tmp_path: Path) -> None:
 
 
 def test_size_and_rate_limits(tmp_path: Path) -> None:
-    s = start_server(tmp_path, "--max-body", "2048", "--rate", "20", "--burst", "20")
+    # a bucket that refills one event every 2 s: 12 requests cannot outrun it on however slow a machine
+    s = start_server(tmp_path, "--max-body", "2048", "--rate", "0.5", "--burst", "5")
     try:
         big = json.dumps({"match_id": "m1", "seq": 0, "type": "forfeit", "seat": 0, "reason": "x" * 5000})
         r = httpx.post(f"{s.url}/v1/matches/m1/events", content=big, headers={"Authorization": f"Bearer {TOKENS[0]}"})
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
         with s.client(TOKENS[1]) as c:
-            codes = [c.http.post("/v1/matches/m2/events", content=b"{}").status_code for _ in range(60)]
+            codes = [c.http.post("/v1/matches/m2/events", content=b"{}").status_code for _ in range(12)]
         assert codes[0] == 422 and 429 in codes
         with s.client(TOKENS[0]) as c:  # another token has its own budget
             assert c.http.post("/v1/matches/m2/events", content=b"{}").status_code == 422
