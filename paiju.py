@@ -58,11 +58,16 @@ def one_line(message: str) -> None:
     sys.stderr.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with `only`, just that command's module is imported (the others
+    keep their help line), so that `paiju replay` does not pay for the lake's and the dashboard's
+    imports (pyarrow, duckdb: about a quarter of a second of start-up)."""
     parser = _Parser(prog="paiju", description="Replay, audit and analyse Chinese card and mahjong matches.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module_name, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
@@ -100,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     escape is a bug, reported as one `internal error` line (exit 2) unless PAIJU_DEBUG is set.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _routed(argv) or build_parser()
+    parser = _routed(argv) or build_parser(argv[0] if argv[:1] and argv[0] in COMMANDS else "")
     try:
         args, extra = parser.parse_known_args(argv)
     except SystemExit as e:  # argparse: --help (0) or a one-line error (2)
