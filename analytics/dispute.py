@@ -33,12 +33,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from engine.explain import Difference, explain_settlement, fmt_deltas
 from engine.registry import GameNotAvailable, get_game
 from engine.replay import Entry, ReplayResult, Step, order_entries, replay_with_steps
 from events.chain import link
@@ -119,17 +118,6 @@ class Row:
 
 
 @dataclass
-class Difference:
-    seat: int
-    recomputed: int
-    recorded: int
-
-    @property
-    def diff(self) -> int:
-        return self.recorded - self.recomputed
-
-
-@dataclass
 class Report:
     match_id: str
     result: ReplayResult
@@ -190,7 +178,11 @@ def _legal_note(game: Any, prev_state: Any, event: AnyEvent) -> str:
         return ""
     if not actions:
         return ""
-    return f"one of {len(actions)} legal actions" if action_key(event.to_dict()) in {action_key(a) for a in actions} else ""
+    return (
+        f"one of {len(actions)} legal actions"
+        if action_key(event.to_dict()) in {action_key(a) for a in actions}
+        else ""
+    )
 
 
 def _options(
@@ -234,87 +226,6 @@ def _chain_marks(ordered: Sequence[Entry]) -> tuple[dict[int, str], int | None, 
         if not ok and first is None:
             first = e.seq
     return marks, first, hashed
-
-
-def explain_settlement(result: ReplayResult, server_deltas: Sequence[int] | None = None) -> list[str]:
-    """The server's `settled` beside the rules' settlement, in plain sentences: what the Replay page
-    and the evidence report both show (one function, so they always say the same thing).
-
-    `server_deltas`: the `settled` event's deltas as logged, where replay stopped before it.
-    When they differ, the causes a simple check can find: an item left out or counted twice, a
-    common multiplier, swapped seats, a non-zero-sum charge.
-    """
-    server = result.recorded_deltas if result.recorded_deltas is not None else server_deltas
-    if result.deltas is None:
-        if server is None:
-            return []
-        why = (
-            f"replay stops at seq {result.error['seq']} ({result.error['code']})"
-            if result.error else f"the match is {result.status}"
-        )  # fmt: skip
-        out = [f"The rules owe no settlement ({why}), yet the server charged {_fmt_deltas(server)}."]
-        if sum(server) != 0:
-            out.append(f"The server's deltas are not zero-sum: they add up to {sum(server):+d} points.")
-        return out
-    if server is None:
-        return ["The log holds no settled event: there is no server charge to compare with."]
-    if list(server) == list(result.deltas):
-        return ["The server's settlement equals the rules' settlement."]
-    diffs = [Difference(s, c, r) for s, (c, r) in enumerate(zip(result.deltas, server, strict=False))]
-    return _explain(result, list(server), diffs)
-
-
-def _explain(result: ReplayResult, rec: list[int], diffs: list[Difference]) -> list[str]:
-    """Plain-language causes of the gap between the server's deltas and the rules' deltas."""
-    calc = result.deltas or []
-    gap = [d.diff for d in diffs]
-    out: list[str] = []
-    if sum(rec) != 0:
-        out.append(f"The server's deltas are not zero-sum: they add up to {sum(rec):+d} points.")
-    if sorted(rec) == sorted(calc) and rec != calc:
-        out.append("The server's amounts are the rules' amounts given to the wrong seats (seats swapped).")
-    nz = [(r, c) for r, c in zip(rec, calc, strict=False) if c != 0 or r != 0]
-    if nz and all(c != 0 for _, c in nz):
-        ratios = {Fraction(r, c) for r, c in nz}
-        if len(ratios) == 1:
-            (k,) = ratios
-            if k not in (0, 1):
-                out.append(
-                    f"Every server amount is the rules' amount × {k}: a multiplier was applied wrongly (factor {k})."
-                )
-    items = result.items
-    n = len(calc)
-    nets = []
-    for it in items:
-        v = [0] * n
-        v[it["seat"]] += it["points"]
-        v[it["from"]] -= it["points"]
-        nets.append(v)
-    found = False
-    for size in (1, 2):
-        if found or len(items) > 40:
-            break
-        for combo in combinations(range(len(items)), size):
-            tot = [sum(nets[i][s] for i in combo) for s in range(n)]
-            names = ", ".join(
-                f"#{i + 1} {items[i]['kind']} ({items[i]['points']} to seat {items[i]['seat']} from seat {items[i]['from']})"
-                for i in combo
-            )
-            if tot == [-g for g in gap]:
-                out.append(
-                    f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server left {'them' if size > 1 else 'it'} out."
-                )
-                found = True
-            elif tot == gap:
-                out.append(
-                    f"The difference is exactly settlement line{'s' if size > 1 else ''} {names}: the server counted {'them' if size > 1 else 'it'} twice."
-                )
-                found = True
-            if found:
-                break
-    if not out:
-        out.append("No single settlement line, multiplier or seat swap explains the difference; see the lines below.")
-    return out
 
 
 def build_report(entries: Sequence[Any], *, rejects: Sequence[Mapping[str, Any]] = (), source: str = "") -> Report:
@@ -439,7 +350,7 @@ def _verdict(rep: Report) -> None:
             "Replay stops there; the rules owe no settlement for a match that cannot be replayed."
         )
         if rep.server_deltas is not None:
-            rep.verdict += f" The server nevertheless settled {_fmt_deltas(rep.server_deltas)}."
+            rep.verdict += f" The server nevertheless settled {fmt_deltas(rep.server_deltas)}."
         if bad_chain:
             rep.verdict += f" The hash chain also breaks at seq {rep.chain_break_seq}."
         rep.verdict_class = "bad"
@@ -464,10 +375,6 @@ def _verdict(rep: Report) -> None:
     if r.status != "invalid" and r.chain_ok is None:
         rep.verdict += " The log carries no hashes, so edits cannot be ruled out from the log alone."
     rep.exit_code = 1 if (r.status == "invalid" or bad_chain or r.settlement_matches is False) else 0
-
-
-def _fmt_deltas(deltas: Sequence[int]) -> str:
-    return "[" + ", ".join(f"{d:+d}" for d in deltas) + "]"
 
 
 # ---------------------------------------------------------------- HTML (analytics/templates/dispute.html.j2)
@@ -647,8 +554,13 @@ def load_from_lake(lake: str, match_id: str) -> tuple[list[Entry], list[dict[str
 
     con = open_lake(lake)
     lines = queries.match_lines(con, match_id)
-    sql = charged_sql("SELECT * FROM rejects WHERE match_id = $m", "SELECT match_id, seq FROM events WHERE match_id = $m")
-    charged = [refusal_entry(m, s, c, msg, ln) for m, s, ln, c, msg in con.execute(f"{sql} ORDER BY seq", {"m": match_id}).fetchall()]
+    sql = charged_sql(
+        "SELECT * FROM rejects WHERE match_id = $m", "SELECT match_id, seq FROM events WHERE match_id = $m"
+    )
+    charged = [
+        refusal_entry(m, s, c, msg, ln)
+        for m, s, ln, c, msg in con.execute(f"{sql} ORDER BY seq", {"m": match_id}).fetchall()
+    ]
     cur = con.execute(
         "SELECT seq, code, message, raw, file_name, line FROM rejects WHERE match_id = $m ORDER BY seq, file_name, line",
         {"m": match_id},

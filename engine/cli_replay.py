@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from engine.explain import explain_settlement
 from engine.registry import GameNotAvailable, get_game
 from engine.replay import GroupedLog, ReplayResult, group_lines, replay, replay_with_steps
 from events.codec import LineError, ParsedLine, event_to_json, gc_paused, read_log
@@ -44,19 +45,22 @@ def _run(args: argparse.Namespace) -> int:
         if args.match not in matches:
             raise UsageError(f"no match {args.match!r} in {', '.join(args.paths)}")
         matches = {args.match: matches[args.match]}
-    any_invalid = bool(grouped.orphans)
+    any_finding = bool(grouped.orphans)
     if not args.json:
         from rich.console import Console
 
-        console = Console(highlight=False)
+        console = Console(highlight=False, soft_wrap=True)  # a line is never cut or folded (grep, less -S)
     for entries in matches.values():
         if args.steps:
             steps, result = replay_with_steps(entries)
         else:  # no states kept, no step objects: the fold alone (issue 22)
             steps, result = [], replay(entries)
-        any_invalid |= result.status == "invalid" or bool(result.refused)
+        any_finding |= result.status == "invalid" or bool(result.refused) or result.settlement_matches is False
         for err in result.refused:  # quarantined lines (events.md §5): not events of the match
-            print(f"{result.match_id} seq {err.seq if err.seq is not None else '?'}: {err.code}: {err.message}", file=sys.stderr)
+            print(
+                f"{result.match_id} seq {err.seq if err.seq is not None else '?'}: {err.code}: {err.message}",
+                file=sys.stderr,
+            )
         if args.json:
             if args.steps:
                 for st in steps:
@@ -66,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
             if args.steps:
                 _print_steps(console, result, steps)
             print_result(console, result)
-    return 1 if any_invalid else 0
+    return 1 if any_finding else 0
 
 
 def _view(game_id: str | None, state: Any) -> dict[str, Any] | None:
@@ -103,13 +107,37 @@ def _print_steps(console: Any, result: ReplayResult, steps: list[Any]) -> None:
             console.print(f"    {k}: {escape(str(shown))}")
 
 
+def item_detail(item: dict[str, Any]) -> str:
+    """A settlement line's extra fields in words: `seq 35 · dui_dui_hu 1 + qing_yi_se 2 = 3 fan ·
+    multiplier 16` (the `--json` output keeps the fields as they are)."""
+    parts: list[str] = []
+    fans, fan = item.get("fans"), item.get("fan")
+    for key, value in item.items():
+        if key in ("kind", "seat", "from", "points", "fan"):
+            continue
+        if key == "fans":
+            terms = " + ".join(f"{k} {v}" for k, v in (fans or {}).items())
+            parts.append(f"{terms} = {fan} fan" if terms and fan is not None else terms or f"{fan} fan")
+        elif isinstance(value, list):
+            parts.append(f"{key} {' '.join(map(str, value))}")
+        elif isinstance(value, dict):
+            parts.append(f"{key} {json.dumps(value, ensure_ascii=False, sort_keys=True)}")
+        else:
+            parts.append(f"{key} {value}")
+    if fan is not None and fans is None:
+        parts.append(f"{fan} fan")
+    return " · ".join(p for p in parts if p)
+
+
 def print_result(console: Any, r: ReplayResult) -> None:
     """A readable block per match: status, error, deltas per player, settlement lines."""
     from rich.markup import escape
     from rich.table import Table
 
     colour = {"finished": "green", "incomplete": "yellow", "invalid": "red"}[r.status]
-    console.print(f"[bold]{escape(r.match_id)}[/bold] · {r.game or '?'} · [{colour}]{r.status}[/{colour}] · {r.events} events")
+    console.print(
+        f"[bold]{escape(r.match_id)}[/bold] · {r.game or '?'} · [{colour}]{r.status}[/{colour}] · {r.events} events"
+    )
     if r.error:
         e = r.error
         console.print(f"  [red]seq {e['seq']} ({e['type']}): {e['code']}: {escape(e['message'])}[/red]")
@@ -131,9 +159,13 @@ def print_result(console: Any, r: ReplayResult) -> None:
                 row.append(f"{rd:+d}" if rd == d else f"[red]{rd:+d}[/red]")
             t.add_row(*row)
         console.print(t)
-        for it in r.items:
-            extra = {k: v for k, v in it.items() if k not in ("kind", "seat", "from", "points")}
-            detail = " " + json.dumps(extra, ensure_ascii=False) if extra else ""
-            console.print(f"    {it['kind']}: seat {it['seat']} ← seat {it['from']}  {it['points']}{escape(detail)}")
-        if r.settlement_matches is False:
-            console.print("  [red]the server's settlement differs from the rules' settlement[/red]")
+        for n, it in enumerate(r.items, 1):
+            detail = item_detail(it)
+            console.print(
+                f"    #{n} {it['kind']}: seat {it['seat']} ← seat {it['from']}  {it['points']}"
+                + (f"  ({escape(detail)})" if detail else "")
+            )
+    if r.settlement_matches is False or (r.deltas is None and r.recorded_deltas is not None):
+        console.print("  [red]the server's settlement differs from the rules' settlement:[/red]")
+        for line in explain_settlement(r):
+            console.print(f"    {escape(line)}")

@@ -367,3 +367,23 @@ def test_header_lists_the_preset_and_every_non_default_option_with_its_meaning()
         assert cells[3] == ("the log" if name == "fan_cap" else "preset chengdu")
         assert cells[4] == (game.Rules.model_fields[name].description or "")
     assert "chengdu" in _text(doc)
+
+
+def test_the_replay_cli_says_why_the_server_charge_differs() -> None:
+    """dispute-overcharged (tests/data/disputes): the rules owe [-21, -21, -21, +63] (two concealed
+    kongs at 2 from each of three payers, then 自摸 at 6 fan: 2^4 = 16 + 1 = 17 from each, SC-S4/S7), the
+    server charged ann -48 and dan +90: 27 points more from seat 0 to seat 3 — said in words, each line
+    whole (no folding at 80 columns), and the fans as a sum."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "paiju.py"), "replay", str(root / "tests/data/disputes/sichuan_server_overcharged.jsonl")],
+        capture_output=True, text=True, env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"}, check=False,
+    )  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    text = out.stdout
+    assert "the server moved 27 points more from seat 0 (ann) to seat 3 (dan) than the rules owe" in text
+    assert "#7 hu_zimo: seat 3 ← seat 0  17  (seq 35 · dui_dui_hu 1 + qing_yi_se 2 + gen 2 + gang_shang_hua 1 = 6 fan · multiplier 16)" in text
