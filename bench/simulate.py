@@ -1,7 +1,7 @@
 """Simulation speed: matches/s on one core for every game; Dou Dizhu against rlcard in the same run.
 
 Run: `.venv/bin/python bench/simulate.py [--matches N] [--games a,b] [--chain] [--baseline DIR
-[--rounds R]]`. Each game prints matches/s by wall time and by this process's CPU time
+[--rounds R]] [--profile]`. Each game prints matches/s by wall time and by this process's CPU time
 (`time.process_time`, far less sensitive to other load on a shared machine; on an idle core the two
 agree). `--chain` also fills the hash chain as `paiju simulate` does (the default measures the bots
 and engines: events without hashes). Absolute times on shared machines are noise; the ratio to
@@ -60,6 +60,36 @@ def rlcard_rate(matches: int) -> tuple[float, float]:
     return matches / (time.perf_counter() - t0), matches / max(time.process_time() - c0, 1e-9)
 
 
+def profile(game_id: str, matches: int, top: int = 14) -> None:
+    """Where a game's simulation time goes, in µs of CPU per event by function (cProfile: its own
+    overhead inflates every figure, more so for small functions; compare the lines, not runs)."""
+    import cProfile
+    import pstats
+
+    from engine.registry import BOT_FUNCTIONS
+    from engine.sim.simulate import PROPOSERS, simulate_match
+
+    simulate_match(game_id, None, seed=1, index=matches, chain=False)
+    n_events = 0
+    pr = cProfile.Profile()
+    pr.enable()
+    for i in range(matches):
+        n_events += len(simulate_match(game_id, None, seed=1, index=i, chain=False))
+    pr.disable()
+    stats = pstats.Stats(pr).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+    print(f"\n{game_id}: {matches} matches, {n_events} events, {total / n_events * 1e6:.1f} µs/event under cProfile")
+    bots = {BOT_FUNCTIONS[game_id][1], PROPOSERS.get(game_id, ("", ""))[1]}
+    phases = {"bot (choice)": bots, "engine apply": {"apply"}, "event validation (_event)": {"_event"}}
+    for label, names in phases.items():
+        cum = max((v[3] for (f, _l, fn), v in stats.items() if fn in names and "engine" in f), default=0.0)
+        print(f"  {label:32} cum {cum / n_events * 1e6:8.1f} µs/event")
+    rows = sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]
+    for (f, line, fn), v in rows:
+        where = f"{Path(f).parent.name}/{Path(f).name}:{line}({fn})" if line else fn
+        print(f"  {v[2] / n_events * 1e6:8.2f} µs/event own  {v[3] / n_events * 1e6:8.2f} cum  {v[1]:>8} calls  {where}")
+
+
 def _child(games: list[str], matches: int, chain: bool, check: int) -> None:
     """One side of a --baseline run: {game: [wall, cpu, sha256 or ""]} as JSON on stdout."""
     out = {}
@@ -106,12 +136,18 @@ def main() -> None:
     ap.add_argument("--chain", action="store_true", help="also fill the hash chain, as `paiju simulate` does")
     ap.add_argument("--baseline", type=Path, help="a checkout of main to measure against, interleaved")
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline: rounds of each side")
+    ap.add_argument("--profile", action="store_true", help="µs of CPU per event by function (cProfile)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--check", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     from engine.registry import available_games
 
     games = [g for g in args.games.split(",") if g] or available_games()
+    if args.profile:
+        print(f"load {os.getloadavg()}")
+        for g in games:
+            profile(g, args.matches)
+        return
     if args.child:
         _child(games, args.matches, args.chain, args.check)
         return
