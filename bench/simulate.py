@@ -87,7 +87,9 @@ def profile(game_id: str, matches: int, top: int = 14) -> None:
     rows = sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]
     for (f, line, fn), v in rows:
         where = f"{Path(f).parent.name}/{Path(f).name}:{line}({fn})" if line else fn
-        print(f"  {v[2] / n_events * 1e6:8.2f} µs/event own  {v[3] / n_events * 1e6:8.2f} cum  {v[1]:>8} calls  {where}")
+        print(
+            f"  {v[2] / n_events * 1e6:8.2f} µs/event own  {v[3] / n_events * 1e6:8.2f} cum  {v[1]:>8} calls  {where}"
+        )
 
 
 def _child(games: list[str], matches: int, chain: bool, check: int) -> None:
@@ -164,7 +166,9 @@ def main() -> None:
     if "ddz" in rates:
         wall, cpu = rlcard_rate(max(20, args.matches // 10))
         print(f"rlcard doudizhu (random agents) {wall:.1f} matches/s wall, {cpu:.1f} CPU")
-        print(f"ratio paiju ddz / rlcard doudizhu = {rates['ddz'][0] / wall:.1f}x wall, {rates['ddz'][1] / cpu:.1f}x CPU")
+        print(
+            f"ratio paiju ddz / rlcard doudizhu = {rates['ddz'][0] / wall:.1f}x wall, {rates['ddz'][1] / cpu:.1f}x CPU"
+        )
     print(f"load {os.getloadavg()}")
 
 
