@@ -255,32 +255,15 @@ def _sichuan_discard(st: State, s: int, hand: Sequence[int], n_melds: int, void:
 
 
 def sichuan_action(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
-    """The next event a decent Sichuan player (or the system) logs: the bot's choice when the
-    engine takes it, else the first legal hu/draw/discard (`sichuan_proposals`' order)."""
+    """The next event a decent Sichuan player (or the system) logs."""
     try:
         ev = _sichuan_choice(game, st, rng)
         game.apply(st, SimpleNamespace(seq=st.seq + 1, **ev))  # type: ignore[arg-type]
         return ev
     except Illegal:
-        return _sichuan_fallback(game, st)
-
-
-def _sichuan_fallback(game: SichuanGame, st: State) -> dict[str, Any]:
-    legal = game.legal_actions(st)
-    pref = [a for a in legal if a["type"] in ("hu", "draw", "discard")] or legal
-    return pref[0]
-
-
-def sichuan_proposals(game: SichuanGame, st: State, rng: random.Random) -> Iterator[dict[str, Any]]:
-    """`sichuan_action` for a caller that applies each proposal itself and takes the first the
-    engine accepts (engine/sim/simulate.py): the bot's choice, then the fallback; no trial apply."""
-    try:
-        ev = _sichuan_choice(game, st, rng)
-    except Illegal:
-        ev = None
-    if ev is not None:
-        yield ev
-    yield _sichuan_fallback(game, st)
+        legal = game.legal_actions(st)
+        pref = [a for a in legal if a["type"] in ("hu", "draw", "discard")] or legal
+        return pref[0]
 
 
 _ORDERS = tuple(tuple((k + i) % 4 for i in range(1, 4)) for k in range(4))
@@ -362,22 +345,10 @@ def claimflow_action(game: ClaimGame, s: Table, rng: random.Random) -> dict[str,
     for c in claimflow_candidates(game, s, rng):
         if game.try_apply(s, c) is not None:
             return c
-    return _claimflow_fallback(game, s)
-
-
-def _claimflow_fallback(game: ClaimGame, s: Table) -> dict[str, Any]:
     acts = game.legal_actions(s)
     if not acts:
         raise RuntimeError(f"{game.id}: no legal action in phase {s.phase}")
     return acts[0]
-
-
-def claimflow_proposals(game: ClaimGame, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
-    """`claimflow_action` for a caller that applies each proposal itself and takes the first the
-    engine accepts (engine/sim/simulate.py): the candidates, then any legal event; no trial apply
-    (`try_apply`'s end check is moot: the caller only asks while the match is not finished)."""
-    yield from claimflow_candidates(game, s, rng)
-    yield _claimflow_fallback(game, s)
 
 
 def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib
 import inspect
 import io
 import json
@@ -19,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from typing import IO, Any
 
 from engine.errors import Illegal
@@ -139,51 +138,6 @@ class World:
 DEFAULT_WORLD = World()
 
 
-PROPOSERS: dict[str, tuple[str, str]] = {
-    "sichuan_xuezhan": ("engine.mahjong.bot", "sichuan_proposals"),
-    "sichuan_xueliu": ("engine.mahjong.bot", "sichuan_proposals"),
-    "hongzhong": ("engine.mahjong.bot", "claimflow_proposals"),
-    "anshun": ("engine.mahjong.bot", "claimflow_proposals"),
-}
-"""Game id → (module, `(game, state, rng) -> iterator of payloads`): the registered bot's choices in
-its order of preference, for the simulator to apply itself, taking the first the engine accepts.
-The same event as the bot's (which trial-applies each choice first, then the simulator applied it
-again: one apply per event instead of two; tests/test_sim_frozen.py)."""
-
-
-@lru_cache(maxsize=64)
-def _proposer(game_id: str) -> Callable[[Any, random.Random], Iterator[dict[str, Any]]] | None:
-    spec = PROPOSERS.get(game_id)
-    if spec is None:
-        return None
-    return partial(getattr(importlib.import_module(spec[0]), spec[1]), get_game(game_id))
-
-
-def _propose_and_apply(
-    propose: Callable[[Any, random.Random], Iterator[dict[str, Any]]],
-    apply: Callable[[Any, AnyEvent], Any],
-    state: Any,
-    rng: random.Random,
-    match_id: str,
-    seq: int,
-    index: int,
-) -> tuple[AnyEvent, Any]:
-    """The first proposal the engine accepts, as (event, state after it); a proposal refused with
-    `Illegal` gives way to the next, as the bot's own trial apply would; any other refusal (the
-    event contract) is the bot's bug."""
-    refused: list[str] = []
-    for payload in propose(state, rng):
-        try:
-            ev = _event(match_id, seq, index, payload)
-        except (ContractError, ValueError) as e:
-            raise SimulationError(f"{match_id} seq {seq}: the bot chose {payload}, refused: {e}") from e
-        try:
-            return ev, apply(state, ev)
-        except Illegal as e:
-            refused.append(f"{payload} ({e})")
-    raise SimulationError(f"{match_id} seq {seq}: the engine refused every proposal: {'; '.join(refused)}")
-
-
 @lru_cache(maxsize=64)
 def _deal_takes_dealer(game_id: str) -> bool:
     return "dealer" in inspect.signature(get_game(game_id).deal).parameters
@@ -246,7 +200,6 @@ def match_events(
     is_finished, apply = game.is_finished, game.apply
     bot_action = get_bot(game_id)
     pairs = w.pairs_at(names)
-    propose = None if pairs else _proposer(game_id)
     if pairs:
         from engine.sim.collusion import colluding_bot
 
@@ -255,14 +208,6 @@ def match_events(
     while not is_finished(state):
         if seq >= MAX_EVENTS:
             raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
-        if propose is not None:
-            try:
-                ev, state = _propose_and_apply(propose, apply, state, rng, match_id, seq, index)
-            except (Illegal, ContractError, ValueError) as e:  # raised by a proposer itself
-                raise SimulationError(f"{match_id} seq {seq}: the {game_id} bot failed: {e}") from e
-            yield ev
-            seq += 1
-            continue
         payload = bot_action(state, rng)
         try:
             ev = _event(match_id, seq, index, payload)
