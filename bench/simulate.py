@@ -67,7 +67,7 @@ def profile(game_id: str, matches: int, top: int = 14) -> None:
     import pstats
 
     from engine.registry import BOT_FUNCTIONS
-    from engine.sim.simulate import PROPOSERS, simulate_match
+    from engine.sim.simulate import simulate_match
 
     simulate_match(game_id, None, seed=1, index=matches, chain=False)
     n_events = 0
@@ -79,7 +79,7 @@ def profile(game_id: str, matches: int, top: int = 14) -> None:
     stats = pstats.Stats(pr).stats  # type: ignore[attr-defined]
     total = sum(v[2] for v in stats.values())
     print(f"\n{game_id}: {matches} matches, {n_events} events, {total / n_events * 1e6:.1f} µs/event under cProfile")
-    bots = {BOT_FUNCTIONS[game_id][1], PROPOSERS.get(game_id, ("", ""))[1]}
+    bots = {BOT_FUNCTIONS[game_id][1]}
     phases = {"bot (choice)": bots, "engine apply": {"apply"}, "event validation (_event)": {"_event"}}
     for label, names in phases.items():
         cum = max((v[3] for (f, _l, fn), v in stats.items() if fn in names and "engine" in f), default=0.0)

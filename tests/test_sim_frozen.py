@@ -25,6 +25,7 @@ CASES: list[tuple[str, dict[str, Any], int | None]] = [
     ("zhajinhua", {}, 3),
     ("zhajinhua", {}, None),
     ("zhajinhua", {"special_235": True, "suit_tiebreak": True, "a23": "second"}, 5),
+    ("zhajinhua", {"mode": "gold", "look_min_round": 2}, 4),
     ("sichuan_xuezhan", {}, None),
     ("sichuan_xuezhan", {"preset": "chengdu"}, None),
     ("sichuan_xuezhan", {"preset": "mianzhu"}, None),

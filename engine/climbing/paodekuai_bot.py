@@ -82,16 +82,11 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _chains(b: bytes) -> tuple[int, ...]:
+def _chains(b: bytes) -> list[int]:
     """The packed chains worth trying in hand `b` (longest of each run first): straights (5+), pair
     straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top."""
-    return _low_chains(b[: mv.CHAIN_TOP + 1])
-
-
-@lru_cache(maxsize=1 << 15)
-def _low_chains(low: bytes) -> tuple[int, ...]:
-    """`_chains` of the ranks up to the chain top (the only ones a chain reads), cached on them."""
-    return tuple(s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least))
+    low = b[: mv.CHAIN_TOP + 1]
+    return [s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least)]
 
 
 @lru_cache(maxsize=400_000)
