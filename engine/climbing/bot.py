@@ -65,12 +65,17 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     best: Groups = ()
     n_run = len(run)
     tail = run[1:]
+    # each option is counted first (`_runs_n`); its groups are built only when it is strictly better
     for k, name in _WHOLE:
         if v < k:
             break
-        n, groups = _runs_split(bytes((v - k,)) + tail, mins) if n_run > 1 or v > k else (0, ())
-        if n + 1 < best_n:
-            best_n, best = n + 1, ((name, 0, 0), *groups)
+        if n_run > 1 or v > k:
+            rest = bytes((v - k,)) + tail
+            n = _runs_n(rest, mins)
+            if n + 1 < best_n:
+                best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
+        elif 1 < best_n:
+            best_n, best = 1, ((name, 0, 0),)
     for unit, mi, name in _CHAINS:
         if v < unit:
             break
@@ -80,9 +85,10 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
         while hi < n_run and run[hi] >= unit:
             lst[hi] -= unit
             if hi + 1 >= min_len:
-                n, groups = _runs_split(bytes(lst), mins)
+                rest = bytes(lst)
+                n = _runs_n(rest, mins)
                 if n + 1 < best_n:
-                    best_n, best = n + 1, ((name, 0, hi), *groups)
+                    best_n, best = n + 1, ((name, 0, hi), *_runs_split(rest, mins)[1])
             hi += 1
     return best_n, best
 
