@@ -40,3 +40,69 @@ def test_zhajinhua_own_actions_are_the_actors_legal_actions(rules: dict[str, Any
         assert own_actions(state, a) == want
         seen += 1
     assert seen > 200
+
+
+# ---------------------------------------------------------------- Dou Dizhu: following
+
+
+def _follow_reference(game: Any, st: Any, seat: int, counts: Any, m: int, size: int, mr: Any) -> Any:
+    """The bot's follow rule by its definition (main at 7dde44b): every candidate counted."""
+    from engine.climbing.bot import Reading, generate, laizi_moves, n_groups
+
+    top_seat = st.top_seat
+    L = st.landlord
+    partner_on_top = seat != L and top_seat != L
+    if partner_on_top and size not in (sum(st.top.counts), 4, 2):
+        return None
+    if game.laizi_game:
+        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
+    else:
+        cands = [Reading(mv, ()) for mv in generate(counts, mr, st.top)]
+    if not cands:
+        return None
+    for rd in cands:
+        if sum(rd.move.counts) == size:
+            return rd
+    if partner_on_top:
+        return None
+    before = n_groups(counts)
+    opp_cards = st.hands[top_seat].bit_count()
+    best = None
+    for rd in cands:
+        mv = rd.move
+        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
+        used_laizi = len(rd.as_)
+        for r in rd.as_:
+            rest[r] += 1
+        if min(rest) < 0:
+            continue
+        after = n_groups(rest) + (1 if m - used_laizi > 0 else 0)
+        bomb = mv.level > 0
+        if bomb and not (after <= 1 or opp_cards <= 4):
+            continue
+        if not bomb and after > before and opp_cards > 5 and used_laizi == 0:
+            continue
+        if not bomb and used_laizi and opp_cards > 8 and after >= before:
+            continue
+        key = (bomb, mv.level, used_laizi, after, mv.key)
+        if best is None or key < best[0]:
+            best = (key, rd)
+    return None if best is None else best[1]
+
+
+@pytest.mark.parametrize(("game_id", "rules"), [("ddz", {}), ("ddz", {"kicker_rocket": True}), ("ddz_laizi", {})])
+def test_ddz_follow_is_its_definition(game_id: str, rules: dict[str, Any]) -> None:
+    from engine.climbing.bot import _follow, _mask_counts
+
+    game = get_game(game_id)
+    seen = 0
+    for st in _states(game_id, rules, None, 80):
+        if st.phase != "play" or st.top is None:
+            continue
+        seat = st.turn
+        counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
+        mr = st.mr or game.move_rules(st.rules)
+        args = (game, st, seat, counts, m, sum(counts) + m, mr)
+        assert _follow(*args) == _follow_reference(*args)
+        seen += 1
+    assert seen > 500

@@ -74,7 +74,7 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             n = _runs_n(rest, mins)
             if n + 1 < best_n:
                 best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
-        elif 1 < best_n:
+        elif best_n > 1:
             best_n, best = 1, ((name, 0, 0),)
     for unit, mi, name in _CHAINS:
         if v < unit:
@@ -384,8 +384,10 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     best: tuple[Any, ...] | None = None
     for rd in cands:
         mv = rd.move
-        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         used_laizi = len(rd.as_)
+        if best is not None and (mv.level > 0, mv.level, used_laizi) > best[0][:3]:
+            continue  # its key is larger whatever the groups left: not counted
+        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         for r in rd.as_:
             rest[r] += 1
         if min(rest) < 0:
