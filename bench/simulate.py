@@ -1,7 +1,7 @@
 """Simulation speed: matches/s on one core for every game; Dou Dizhu against rlcard in the same run.
 
 Run: `.venv/bin/python bench/simulate.py [--matches N] [--games a,b] [--chain] [--baseline DIR
-[--rounds R]] [--profile]`. Each game prints matches/s by wall time and by this process's CPU time
+[--rounds R | --instructions]] [--profile]`. Each game prints matches/s by wall time and by this process's CPU time
 (`time.process_time`, far less sensitive to other load on a shared machine; on an idle core the two
 agree). `--chain` also fills the hash chain as `paiju simulate` does (the default measures the bots
 and engines: events without hashes). Absolute times on shared machines are noise; the ratio to
@@ -12,7 +12,9 @@ compare across runs. Goals (issue 7): Dou Dizhu ≥ 500 matches/s/core, mahjong 
 this tree and DIR in child processes, alternating which goes first in each of R rounds, and prints
 per game the median CPU rate of each, their ratio (issue 22: ≥ 2×) and whether the two wrote the
 same bytes (sha256 of `simulate_lines` for the first 100 matches, seed 1): the ratio of two runs
-interleaved in the same minutes, honest under load.
+interleaved in the same minutes, honest under load. With `--instructions` it counts instead the
+instructions per match of each (valgrind's cachegrind; exact, the same on a loaded machine: the
+figure to compare when other work shares the cores; CPU time still decides what a user waits).
 """
 
 from __future__ import annotations
@@ -109,6 +111,32 @@ def _run_side(tree: Path, games: list[str], matches: int, chain: bool, check: in
     return json.loads(res.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
+def _instructions(tree: Path, game_id: str, matches: int) -> int:
+    """Instructions (valgrind cachegrind `I refs`, user space, exact) of a child that warms up and
+    simulates `matches` matches of `game_id` with `tree`'s code (PYTHONHASHSEED fixed)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
+           str(Path(__file__).resolve()), "--child", "--games", game_id, "--matches", str(matches), "--check", "0"]  # fmt: skip
+    res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=True)
+    line = next(x for x in res.stderr.splitlines() if "I   refs:" in x or "I refs:" in x)
+    return int(line.rsplit(":", 1)[1].replace(",", ""))
+
+
+def _baseline_instructions(base: Path, games: list[str], matches: int) -> None:
+    """Per game: instructions per match of this tree and of `base` (the difference of a run of
+    `matches` matches and a run of none, so imports and warm-up cancel): independent of the load."""
+    print(f"this tree {HERE}  baseline {base}  {matches} matches, instructions by valgrind  load {os.getloadavg()}")
+    print(f"{'game':18} {'base Minstr/match':>18} {'new Minstr/match':>17} {'ratio base/new':>15}")
+    for g in games:
+        per = {}
+        for side, tree in (("base", base), ("new", HERE)):
+            per[side] = (_instructions(tree, g, matches) - _instructions(tree, g, 0)) / matches
+        print(
+            f"{g:18} {per['base'] / 1e6:18.3f} {per['new'] / 1e6:17.3f} {per['base'] / per['new']:14.3f}x", flush=True
+        )
+    print(f"load {os.getloadavg()}")
+
+
 def _baseline(base: Path, games: list[str], matches: int, chain: bool, rounds: int) -> None:
     print(f"this tree {HERE}  baseline {base}  {rounds} rounds × {matches} matches  load {os.getloadavg()}")
     rates: dict[str, dict[str, list[float]]] = {"new": {g: [] for g in games}, "base": {g: [] for g in games}}
@@ -138,6 +166,7 @@ def main() -> None:
     ap.add_argument("--chain", action="store_true", help="also fill the hash chain, as `paiju simulate` does")
     ap.add_argument("--baseline", type=Path, help="a checkout of main to measure against, interleaved")
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline: rounds of each side")
+    ap.add_argument("--instructions", action="store_true", help="with --baseline: count instructions (valgrind)")
     ap.add_argument("--profile", action="store_true", help="µs of CPU per event by function (cProfile)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--check", type=int, default=0, help=argparse.SUPPRESS)
@@ -152,6 +181,9 @@ def main() -> None:
         return
     if args.child:
         _child(games, args.matches, args.chain, args.check)
+        return
+    if args.baseline is not None and args.instructions:
+        _baseline_instructions(args.baseline.resolve(), games, args.matches)
         return
     if args.baseline is not None:
         _baseline(args.baseline.resolve(), games, args.matches, args.chain, max(1, args.rounds))

