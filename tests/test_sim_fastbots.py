@@ -152,3 +152,4 @@ def test_laizi_moves_is_its_definition() -> None:
                 assert laizi_moves(counts, m, st.laizi, mr, top) == _laizi_moves_reference(counts, m, st.laizi, mr, top)
                 seen += 1
 
+    assert seen > 100

@@ -231,11 +231,10 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
         return out
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
     out = []
-    assert len(N) == N_RANKS
     for mv in generate(N, mr, gen_top, wild=m):
         E = mv.counts
         # the laizi stand-ins S: rank r once per card of E above the hand's own N[r]
-        S = [r for r, e, have in zip(_RANKS, E, N) if e > have for _ in range(e - have)]
+        S = [r for r, e, have in zip(_RANKS, E, N, strict=True) if e > have for _ in range(e - have)]
         if len(S) > m or max(E) > 4:
             continue
         n_plain = sum(E) - len(S)  # each rank gives min(E[r], N[r]) plain cards
