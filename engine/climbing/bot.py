@@ -361,6 +361,15 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
     return Reading(best, ())
 
 
+@lru_cache(maxsize=1 << 14)
+def _plain_groups(move_counts: Counts, as_: tuple[int, ...]) -> int:
+    """`n_groups` of a move's own cards (its counts less the laizi standing in for `as_`)."""
+    c = list(move_counts)
+    for r in as_:
+        c[r] -= 1
+    return n_groups(c)
+
+
 def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, size: int, mr: Any) -> Reading | None:
     top_seat = st.top_seat
     assert top_seat is not None and st.top is not None
@@ -385,8 +394,16 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     for rd in cands:
         mv = rd.move
         used_laizi = len(rd.as_)
-        if best is not None and (mv.level > 0, mv.level, used_laizi) > best[0][:3]:
-            continue  # its key is larger whatever the groups left: not counted
+        if best is not None:
+            pre, bkey = (mv.level > 0, mv.level, used_laizi), best[0]
+            if pre > bkey[:3]:
+                continue  # its key is larger whatever the groups left: not counted
+            # the fewest groups are subadditive (a split of the rest plus one of the move's own
+            # cards is a split of the hand), so `after` is at least this: beyond the best, not counted
+            if pre == bkey[:3]:
+                low = before - _plain_groups(mv.counts, rd.as_) + (1 if m - used_laizi > 0 else 0)
+                if low > bkey[3] or (low == bkey[3] and mv.key > bkey[4]):
+                    continue
         rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         for r in rd.as_:
             rest[r] += 1
