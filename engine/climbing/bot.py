@@ -65,12 +65,17 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     best: Groups = ()
     n_run = len(run)
     tail = run[1:]
+    # each option is counted first (`_runs_n`); its groups are built only when it is strictly better
     for k, name in _WHOLE:
         if v < k:
             break
-        n, groups = _runs_split(bytes((v - k,)) + tail, mins) if n_run > 1 or v > k else (0, ())
-        if n + 1 < best_n:
-            best_n, best = n + 1, ((name, 0, 0), *groups)
+        if n_run > 1 or v > k:
+            rest = bytes((v - k,)) + tail
+            n = _runs_n(rest, mins)
+            if n + 1 < best_n:
+                best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
+        elif best_n > 1:
+            best_n, best = 1, ((name, 0, 0),)
     for unit, mi, name in _CHAINS:
         if v < unit:
             break
@@ -80,9 +85,10 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
         while hi < n_run and run[hi] >= unit:
             lst[hi] -= unit
             if hi + 1 >= min_len:
-                n, groups = _runs_split(bytes(lst), mins)
+                rest = bytes(lst)
+                n = _runs_n(rest, mins)
                 if n + 1 < best_n:
-                    best_n, best = n + 1, ((name, 0, hi), *groups)
+                    best_n, best = n + 1, ((name, 0, hi), *_runs_split(rest, mins)[1])
             hi += 1
     return best_n, best
 
@@ -355,6 +361,15 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
     return Reading(best, ())
 
 
+@lru_cache(maxsize=1 << 14)
+def _plain_groups(move_counts: Counts, as_: tuple[int, ...]) -> int:
+    """`n_groups` of a move's own cards (its counts less the laizi standing in for `as_`)."""
+    c = list(move_counts)
+    for r in as_:
+        c[r] -= 1
+    return n_groups(c)
+
+
 def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, size: int, mr: Any) -> Reading | None:
     top_seat = st.top_seat
     assert top_seat is not None and st.top is not None
@@ -378,8 +393,18 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     best: tuple[Any, ...] | None = None
     for rd in cands:
         mv = rd.move
-        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         used_laizi = len(rd.as_)
+        if best is not None:
+            pre, bkey = (mv.level > 0, mv.level, used_laizi), best[0]
+            if pre > bkey[:3]:
+                continue  # its key is larger whatever the groups left: not counted
+            # the fewest groups are subadditive (a split of the rest plus one of the move's own
+            # cards is a split of the hand), so `after` is at least this: beyond the best, not counted
+            if pre == bkey[:3]:
+                low = before - _plain_groups(mv.counts, rd.as_) + (1 if m - used_laizi > 0 else 0)
+                if low > bkey[3] or (low == bkey[3] and mv.key > bkey[4]):
+                    continue
+        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
         for r in rd.as_:
             rest[r] += 1
         if min(rest) < 0:

@@ -53,6 +53,7 @@ R27_TYPE_ORDER = (
     "four_two_solo", "trio_pair", "trio_solo", "trio", "pair", "solo",
 )  # fmt: skip
 _TYPE_RANK = {t: i for i, t in enumerate(R27_TYPE_ORDER)}
+_RANKS = tuple(range(N_RANKS))
 _BOMB_GEN_TOP = Move("soft_bomb", 1, -1, LEVEL_SOFT, (0,) * N_RANKS)
 
 
@@ -232,16 +233,11 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
     out = []
     for mv in generate(N, mr, gen_top, wild=m):
         E = mv.counts
-        S: list[int] = []
-        n_plain = 0
-        for r, (e, have) in enumerate(zip(E, N, strict=True)):
-            if e > have:
-                S.extend([r] * (e - have))
-                n_plain += have
-            else:
-                n_plain += e
+        # the laizi stand-ins S: rank r once per card of E above the hand's own N[r]
+        S = [r for r, e, have in zip(_RANKS, E, N, strict=True) if e > have for _ in range(e - have)]
         if len(S) > m or max(E) > 4:
             continue
+        n_plain = sum(E) - len(S)  # each rank gives min(E[r], N[r]) plain cards
         if n_plain == 0 and any(r != lr for r in S):
             continue
         mv2 = _relabel(mv, n_plain, len(S))

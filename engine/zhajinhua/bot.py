@@ -27,6 +27,7 @@ import random
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from engine.zhajinhua.game import _turn_actions
 from engine.zhajinhua.hands import all_hands, evaluate
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ def strength(state: State, seat: int) -> float:
 
 def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, Any]:
     """The next event payload (see the module docstring)."""
-    legal = game.legal_actions(state)
     a = state.actor
     if a is None:
         raise RuntimeError("bot_action is only called while the match runs")
@@ -57,29 +57,28 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
         return {"type": "timeout", "seat": a}
     if rng.random() < 0.002:
         return {"type": "forfeit", "seat": rng.choice(state.active_seats())}
-    mine = [x for x in legal if x.get("seat") == a and x["type"] not in ("timeout", "forfeit")]
-
-    def has(kind: str) -> list[dict[str, Any]]:
-        return [x for x in mine if x["type"] == kind]
-
-    can_look = bool(has("look"))
+    mine = own_actions(state, a)
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for x in mine:
+        by_kind.setdefault(x["type"], []).append(x)
+    can_look = "look" in by_kind
     fold = {"type": "fold", "seat": a}
     act = state.active_seats()
     opponents = len(act) - 1
+    allins = by_kind.get("allin", [])
 
     if state.allin is not None:  # an all-in waits for this seat's call
         if can_look:
             return {"type": "look", "seat": a}
         s = strength(state, a)
-        if has("allin") and (s > 0.5 or rng.random() < 0.1):
-            return has("allin")[0]
+        if allins and (s > 0.5 or rng.random() < 0.1):
+            return allins[0]
         return fold
 
     late = state.round >= r.compare_min_round + 5
-    bets = has("bet")
-    compares = has("compare")
-    opens = has("open")
-    allins = has("allin")
+    bets = by_kind.get("bet", [])
+    compares = by_kind.get("compare", [])
+    opens = by_kind.get("open", [])
 
     if not state.seen[a]:
         p_look = 0.3 + 0.2 * (state.round - 1) + 0.2 * (state.level - 1)
@@ -116,6 +115,14 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
     if allins:
         return allins[0]
     return fold
+
+
+def own_actions(state: State, a: int) -> list[dict[str, Any]]:
+    """The entries of `legal_actions(state)` of the actor `a` but its timeout and forfeit, in that
+    order (its look, then its turn actions), without building the other seats' entries."""
+    look = not state.seen[a] and state.round >= state.rules.look_min_round and a in state.active_seats()
+    turn = _turn_actions(state, a)
+    return [{"type": "look", "seat": a}, *turn] if look else turn
 
 
 def _pick_target(state: State, compares: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
