@@ -8,7 +8,9 @@ to a fresh `LiveMatch`, in journal order, so the state is the one acknowledged b
 
 from __future__ import annotations
 
+import gc
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +64,40 @@ class Metrics:
         self.open.set_function(open_matches)
         self.fsyncs = Gauge("paiju_referee_journal_fsyncs", "journal fsyncs since the start (group commit)",
                             registry=self.registry)  # fmt: skip
+        self.gc_pause = Histogram(
+            "paiju_referee_gc_full_collection_seconds", "pauses of Python's full (generation 2) garbage collections",
+            registry=self.registry, buckets=(0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+        )  # fmt: skip
+        self.fsync_seconds = Histogram(
+            "paiju_referee_journal_fsync_seconds", "duration of each journal fsync (every answer waits for one)",
+            registry=self.registry, buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+        )  # fmt: skip
+
+
+def calm_gc(pauses: Histogram) -> None:
+    """Keep Python's full garbage collections short while the referee runs (measured: bench/referee.py).
+
+    Every match stays in memory, so a full (generation 2) collection scans a heap that only grows:
+    0.3 s at start-up, 0.7 s past 90,000 held events on the bench machine, every in-flight answer
+    waiting. Freeze what lives now (imports, the recovered matches), and after each full collection
+    freeze its survivors: the next one scans only what came since. The cost: a reference cycle
+    frozen while alive is never collected when it dies (refcounting still frees everything else;
+    the reducers' states and events hold no cycles). Each full collection's pause is observed.
+    """
+    started = [0.0]
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        pauses.observe(time.perf_counter() - started[0])
+        gc.freeze()
+
+    gc.collect()
+    gc.freeze()
+    gc.callbacks.append(on_gc)
 
 
 class Referee:
@@ -73,6 +109,7 @@ class Referee:
         self.n_open = 0
         self.metrics = Metrics(lambda: self.n_open)
         self.metrics.fsyncs.set_function(lambda: self.journal.fsyncs)
+        self.journal.on_fsync = self.metrics.fsync_seconds.observe
         self._accepted = self.metrics.events.labels("accepted", "")
 
     # ------------------------------------------------------------------ start-up
