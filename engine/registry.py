@@ -86,3 +86,18 @@ def get_bot(game_id: str) -> Bot:
 def bot_action(game: Game, state: Any, rng: random.Random) -> dict[str, Any]:
     """The next event `game`'s bot logs in `state` (the game object's registered bot)."""
     return get_bot(game.id)(state, rng)
+
+
+def turn_phase(game: Game, state: Any) -> tuple[int | None, str]:
+    """Whose turn it is and the phase: the `turn` and `phase` of `game.view(state)`.
+
+    Each game's `turn_phase(state)` hook reads the two straight from its state (the view builds
+    the whole table, as dear as an event's `apply`); a game without the hook pays for its view.
+    tests/test_referee_live.py checks hook and view agree at every step of simulated matches.
+    """
+    hook = getattr(game, "turn_phase", None)
+    if hook is not None:
+        return hook(state)  # type: ignore[no-any-return]
+    v = game.view(state)
+    turn = v.get("turn")
+    return (turn if isinstance(turn, int) else None), str(v.get("phase"))

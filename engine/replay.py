@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.base import Game, Settlement
 from engine.errors import Illegal
-from engine.registry import GameNotAvailable, get_game
+from engine.registry import GameNotAvailable, get_game, turn_phase
 from events.chain import event_json, link
 from events.codec import LineError, ParsedLine
 from events.errors import ContractError
@@ -164,16 +164,36 @@ def merge_entries(entries: Sequence[Entry]) -> Merged:
     return Merged([merged[s] for s in sorted(merged)], [err for _, err in refused], duplicates)
 
 
-class _Run:
-    """The fold, shared by `replay` and `steps`."""
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one event offered to a `Fold`: applied, an identical re-send, or refused."""
 
-    def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
-        merged = merge_entries(entries)
-        self.entries = merged.entries
-        n_events = len(self.entries) - sum(1 for e in self.entries if isinstance(e, ContractError))
-        self.result = ReplayResult(match_id=match_id, events=n_events, refused=merged.refused)
-        for err in merged.refused:
-            err.match_id = match_id
+    accepted: bool
+    duplicate: bool = False
+    error: ContractError | None = None
+
+
+APPLIED = Outcome(True)
+DUPLICATE = Outcome(True, duplicate=True)
+
+
+class Fold:
+    """One match's fold, one event at a time: the step `replay()` takes for each event and the
+    live referee (`referee/live.py`) takes as each event arrives (events.md §5-§6).
+
+    `step(ev)` checks, in this order: a re-send at a stored seq (`same_event`: a no-op, else
+    `conflict`), `not_started`/`seq_gap`, the hash chain (`bad_hash`), then the per-event rules
+    (seq 0 and 1, `settled`, `after_end`, seat ranges, the game's `apply`). A refused event
+    changes nothing. The chain is linked from the first hashed event on (the events before it
+    are linked then, once); `link_chain=True` links from the start.
+    """
+
+    __slots__ = ("any_hash", "chain_broken", "events", "finished", "game", "link_chain", "n", "prev_hash",
+                 "result", "rules", "settled_seen", "started", "state")  # fmt: skip
+
+    def __init__(self, match_id: str, *, link_chain: bool = False) -> None:
+        self.result = ReplayResult(match_id=match_id)
+        self.events: list[AnyEvent] = []
         self.game: Game | None = None
         self.state: Any = None
         self.rules: Any = None
@@ -183,70 +203,59 @@ class _Run:
         self.settled_seen = False
         self.prev_hash = ""
         self.any_hash = False
-        # the chain is computed only when some event carries a hash (events.md §5: chain_ok is
-        # null without hashes); canonical JSON + SHA-256 is the driver's largest per-event cost
-        self.want_steps = True
-        self.link_chain = any(getattr(e, "hash", None) is not None for e in self.entries)
         self.chain_broken = False
+        # canonical JSON + SHA-256 is the driver's largest per-event cost: only when a hash is present
+        self.link_chain = link_chain
 
-    def _fail(self, err: ContractError, entry: Entry | None) -> ContractError:
-        if isinstance(entry, ContractError):
-            err = entry
-        if err.seq is None and entry is not None:
-            err.seq = entry.seq
-        if err.type is None and entry is not None:
-            err.type = getattr(entry, "type", None)
+    @property
+    def next_seq(self) -> int:
+        return len(self.events)
+
+    def step(self, ev: AnyEvent) -> Outcome:
+        """Apply `ev` if the contract and the rules allow it; never raises for bad input."""
+        seq, n = ev.seq, len(self.events)
+        if seq != n:
+            if seq < n:
+                if same_event(self.events[seq], ev):
+                    return DUPLICATE  # an identical re-send is a no-op (events.md §5)
+                return self._refuse(Illegal("conflict", f"a different event is already at seq {seq} (events.md §5: append-only)"), ev)
+            if n == 0:
+                return self._refuse(Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {seq}"), ev)
+            return self._refuse(Illegal("seq_gap", f"seq {seq} follows seq {n - 1}; seq {n} is missing"), ev)
+        h = ""
+        if self.link_chain or ev.hash is not None:
+            if not self.link_chain:  # the first hashed event: link the events before it, once
+                prev = ""
+                for e in self.events:
+                    prev = link(prev, e)
+                self.prev_hash, self.link_chain = prev, True
+            h = link(self.prev_hash, ev)
+            if ev.hash is not None and ev.hash != h:
+                return self._refuse(Illegal("bad_hash", f"hash of seq {seq} does not verify: the log was edited after it was written (events.md §5)"), ev)
+        try:
+            self._apply(ev)
+        except ContractError as err:
+            return self._refuse(err, ev)
+        self.events.append(ev)
+        if self.link_chain:
+            self.prev_hash = h
+            if ev.hash is not None:
+                self.any_hash = True
+        return APPLIED
+
+    def _refuse(self, err: ContractError, ev: AnyEvent) -> Outcome:
+        if err.seq is None:
+            err.seq = ev.seq
+        if err.type is None:
+            err.type = ev.type
         err.match_id = self.result.match_id
-        self.result.status = "invalid"
-        self.result.error = err.as_dict()
-        return err
+        return Outcome(False, error=err)
 
-    def _chain(self, event: AnyEvent) -> bool:
-        if not self.link_chain:
-            return True
-        self.prev_hash = link(self.prev_hash, event)
-        if event.hash is not None:
-            self.any_hash = True
-            if event.hash != self.prev_hash:
-                self.chain_broken = True
-                return False
-        return True
-
-    def run(self) -> Iterator[Step]:
-        stopped = False
-        # one entry per seq, ascending (merge_entries): the k-th must be seq k
-        for expected, entry in enumerate(self.entries):
-            if entry.seq != expected:
-                if expected == 0:
-                    err = Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {entry.seq}")
-                else:
-                    err = Illegal("seq_gap", f"seq {entry.seq} follows seq {expected - 1}; seq {expected} is missing")
-                ev = None if isinstance(entry, ContractError) else entry
-                err.seq = entry.seq  # the gap is the first fault, named by the seq after it
-                yield Step(entry.seq, ev, self.state, self._fail(err, ev))
-                stopped = True
-                break
-            if isinstance(entry, ContractError):
-                yield Step(entry.seq, None, self.state, self._fail(entry, entry))
-                stopped = True
-                break
-            ev = entry
-            if not self._chain(ev):
-                err = Illegal("bad_hash", f"hash of seq {ev.seq} does not verify: the log was edited after it was written (events.md §5)")
-                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped = True
-                break
-            try:
-                self._apply(ev)
-            except ContractError as err:
-                yield Step(ev.seq, ev, self.state, self._fail(err, ev))
-                stopped = True
-                break
-            if self.want_steps:
-                yield Step(ev.seq, ev, self.state)
-        if stopped:
-            self.any_hash, self.chain_broken = _whole_chain(self.entries)
-        self._conclude()
+    def turn_phase(self) -> tuple[int | None, str]:
+        """Whose turn it is and the phase, as the game's `view` says (`dealing` before the deal)."""
+        if self.state is None or self.game is None:
+            return None, "dealing"
+        return turn_phase(self.game, self.state)
 
     def _apply(self, ev: AnyEvent) -> None:
         # event kinds by their `type` string: isinstance on pydantic models is a slow metaclass check
@@ -307,7 +316,11 @@ class _Run:
         self.state = self.game.apply(self.state, ev)
         self.finished = self.game.is_finished(self.state)
 
-    def _conclude(self) -> None:
+    def conclude(self) -> ReplayResult:
+        """The §6 result of the events applied so far: status, settlement, chain (idempotent).
+
+        `events` is the caller's (`replay` counts every event of the log, past an error too).
+        """
         r = self.result
         r.chain_ok = (not self.chain_broken) if self.any_hash else None
         r.final_hash = self.prev_hash or None
@@ -322,6 +335,70 @@ class _Run:
                 r.status = "incomplete"
         if r.recorded_deltas is not None:  # §6: null without a `settled` event, else whether it equals deltas
             r.settlement_matches = r.recorded_deltas == r.deltas
+        return r
+
+
+class _Run:
+    """`replay` and `steps` over a whole log: the merge, then one `Fold.step` per entry."""
+
+    def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
+        merged = merge_entries(entries)
+        self.entries = merged.entries
+        self.fold = Fold(match_id, link_chain=any(getattr(e, "hash", None) is not None for e in self.entries))
+        self.result = self.fold.result
+        self.result.events = len(self.entries) - sum(1 for e in self.entries if isinstance(e, ContractError))
+        self.result.refused = merged.refused
+        for err in merged.refused:
+            err.match_id = match_id
+        self.want_steps = True
+
+    @property
+    def state(self) -> Any:
+        return self.fold.state
+
+    def _fail(self, err: ContractError, entry: Entry | None) -> ContractError:
+        if isinstance(entry, ContractError):
+            err = entry
+        if err.seq is None and entry is not None:
+            err.seq = entry.seq
+        if err.type is None and entry is not None:
+            err.type = getattr(entry, "type", None)
+        err.match_id = self.result.match_id
+        self.result.status = "invalid"
+        self.result.error = err.as_dict()
+        return err
+
+    def run(self) -> Iterator[Step]:
+        fold = self.fold
+        stopped = False
+        # one entry per seq, ascending (merge_entries): the k-th must be seq k
+        for expected, entry in enumerate(self.entries):
+            if entry.seq != expected:
+                if expected == 0:
+                    err = Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {entry.seq}")
+                else:
+                    err = Illegal("seq_gap", f"seq {entry.seq} follows seq {expected - 1}; seq {expected} is missing")
+                ev = None if isinstance(entry, ContractError) else entry
+                err.seq = entry.seq  # the gap is the first fault, named by the seq after it
+                yield Step(entry.seq, ev, fold.state, self._fail(err, ev))
+                stopped = True
+                break
+            if isinstance(entry, ContractError):
+                yield Step(entry.seq, None, fold.state, self._fail(entry, entry))
+                stopped = True
+                break
+            out = fold.step(entry)
+            if out.error is not None:
+                if fold.link_chain:  # the final hash runs through the event the match stops at
+                    fold.prev_hash = link(fold.prev_hash, entry)
+                yield Step(entry.seq, entry, fold.state, self._fail(out.error, entry))
+                stopped = True
+                break
+            if self.want_steps:
+                yield Step(entry.seq, entry, fold.state)
+        if stopped:
+            fold.any_hash, fold.chain_broken = _whole_chain(self.entries)
+        fold.conclude()
 
 
 def _check_deal_kind(game_id: str, ev: Dealt) -> None:

@@ -30,17 +30,18 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from events.errors import ErrorCode
-from events.models import Event
+from events.errors import ContractError, ErrorCode
+from events.models import AnyEvent, Event
 from referee.auth import RateLimit, Tokens
 from referee.journal import JournalFailed
 from referee.live import LiveMatch
-from referee.service import Answer, NotYours, Referee
+from referee.service import Answer, NotYours, Referee, read
 
 log = logging.getLogger("paiju.referee")
 
 MATCH_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,128}$"
 NDJSON = "application/x-ndjson"
+MULTIPLEXED = "/v1/events"
 UNAUTHORIZED = (401, "unauthorized", "a valid `Authorization: Bearer TOKEN` header is required", {"WWW-Authenticate": "Bearer"})
 
 
@@ -53,9 +54,11 @@ class ErrorInfo(BaseModel):
 
 
 class EventAnswer(BaseModel):
-    """The verdict on one event (one JSON object; one JSON line per event for an NDJSON batch)."""
+    """The verdict on one event (one JSON object; one JSON line per event for an NDJSON batch).
 
-    match_id: str
+    `match_id` is null only on `/v1/events` for a line whose match cannot be read."""
+
+    match_id: str | None
     seq: int | None
     accepted: bool
     error: ErrorInfo | None
@@ -181,17 +184,11 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         # served by `fast_events` below; FastAPI reaches this only if that path is bypassed
-        async def chunks() -> AsyncIterator[bytes]:
-            async for c in request.stream():
-                yield c
+        return await _via_fastapi(request, match_id, authorization)
 
-        status, headers, body = await handle_events(match_id, authorization, request.headers.get("content-type"),
-                                                    request.headers.get("content-length"), chunks())  # fmt: skip
-        return Response(body, status, headers)
-
-    async def handle_events(match_id: str, authorization: str | None, content_type: str | None,
+    async def handle_events(match_id: str | None, authorization: str | None, content_type: str | None,
                             content_length: str | None, chunks: AsyncIterator[bytes]) -> tuple[int, dict[str, str], bytes]:  # fmt: skip
-        """POST /v1/matches/{match_id}/events → (HTTP status, headers, body)."""
+        """POST /v1/matches/{match_id}/events, or /v1/events when `match_id` is None → (HTTP status, headers, body)."""
         t0 = time.perf_counter()
         owner = tokens.owner(authorization)
         if owner is None:
@@ -214,10 +211,18 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
                                   {"Retry-After": str(max(1, round(wait)))})  # fmt: skip
         if referee.journal.failed is not None:
             return _problem_parts(503, "unavailable", "the journal cannot be written; nothing can be acknowledged")
-        if not referee.may_write(owner, match_id):
+        parsed: list[AnyEvent | ContractError | None]
+        if match_id is None:  # multiplexed: every line's match is checked before any line is applied
+            parsed = [read(ln) for ln in lines]
+            other = referee.foreign(owner, parsed)  # type: ignore[arg-type]
+            if other is not None:
+                return _problem_parts(404, "not_found", f"no match {other} for this token")
+        elif not referee.may_write(owner, match_id):
             return _problem_parts(404, "not_found", f"no match {match_id} for this token")
+        else:
+            parsed = [None] * len(lines)
         try:
-            answers: list[Answer] = [referee.submit(owner, match_id, ln) for ln in lines]
+            answers: list[Answer] = [referee.submit(owner, match_id, ln, p) for ln, p in zip(lines, parsed, strict=True)]
         except NotYours:  # only if the match changed hands between the check and the event: never in one loop
             return _problem_parts(404, "not_found", f"no match {match_id} for this token")
         try:
@@ -229,6 +234,33 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
             text = "".join(_dumps(a.body) + "\n" for a in answers)
             return 200, {"content-type": NDJSON}, text.encode("utf-8")
         return answers[0].http, {"content-type": "application/json"}, _dumps(answers[0].body).encode("utf-8")
+
+    @app.post(
+        "/v1/events",
+        summary="Send the events of several matches at once (NDJSON, one answer line per event, in order)",
+        description="Multiplexed: each line names its own match. Every match named must be this token's "
+                    "(or new), else the whole request is 404 and nothing is applied. For one referee per game "
+                    "server: a proxy routing by the match id in the path cannot route this request.",
+        response_model=None,
+        responses={200: _ANSWER, 409: _ANSWER, 422: _ANSWER, 401: {"model": Problem}, 404: {"model": Problem},
+                   413: {"model": Problem}, 429: {"model": Problem}, 503: {"model": Problem}},
+        openapi_extra={"requestBody": {"required": True, "content": {
+            NDJSON: {"schema": {"type": "string", "description": "events of any matches as JSON Lines, one per line"}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/Event"}},
+        }}},
+    )  # fmt: skip
+    async def post_multiplexed(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
+        # served by `fast_events` below; FastAPI reaches this only if that path is bypassed
+        return await _via_fastapi(request, None, authorization)
+
+    async def _via_fastapi(request: Request, match_id: str | None, authorization: str | None) -> Response:
+        async def chunks() -> AsyncIterator[bytes]:
+            async for c in request.stream():
+                yield c
+
+        status, headers, body = await handle_events(match_id, authorization, request.headers.get("content-type"),
+                                                    request.headers.get("content-length"), chunks())  # fmt: skip
+        return Response(body, status, headers)
 
     observe = metrics.latency.labels("events").observe
 
@@ -304,12 +336,16 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         """The event route as a plain ASGI handler: the same `handle_events`, without FastAPI's
         per-request routing and dependency solving; every other request goes to FastAPI."""
         path: str = scope.get("path", "")
-        if scope["type"] != "http" or scope["method"] != "POST" or not path.startswith(prefix) or not path.endswith(suffix):
+        if scope["type"] != "http" or scope["method"] != "POST":
             await app(scope, receive, send)
             return
-        match_id = path[len(prefix):-len(suffix)]
-        if not match_re.fullmatch(match_id):
-            await app(scope, receive, send)  # FastAPI's own 422 for a bad path parameter
+        match_id: str | None
+        if path == MULTIPLEXED:
+            match_id = None
+        elif path.startswith(prefix) and path.endswith(suffix) and match_re.fullmatch(path[len(prefix):-len(suffix)]):
+            match_id = path[len(prefix):-len(suffix)]
+        else:
+            await app(scope, receive, send)  # every other route, and FastAPI's own 422 for a bad match id
             return
         hdr: dict[bytes, bytes] = dict(scope["headers"])
 

@@ -3,6 +3,7 @@
     with RefereeClient("http://127.0.0.1:8480", token="t1") as ref:
         answer = ref.send(event)             # one event (a model, a dict or a JSON line)
         answers = ref.send_batch(mid, lines)  # NDJSON: one answer per event
+        answers = ref.send_batch(None, events)  # several matches in one request (`/v1/events`)
         ref.match(mid), ref.legal(mid), ref.health()
 
 Answers are the service's JSON objects (`referee.app.EventAnswer`); a refused event is an answer
@@ -66,6 +67,11 @@ def _path(match_id: str) -> str:
     return f"/v1/matches/{match_id}"
 
 
+def _events_path(match_id: str | None) -> str:
+    """A batch of one match's events, or of any matches' (`None`: the multiplexed `/v1/events`)."""
+    return "/v1/events" if match_id is None else _path(match_id) + "/events"
+
+
 class RefereeClient:
     """Synchronous client (one keep-alive connection)."""
 
@@ -87,9 +93,9 @@ class RefereeClient:
         _check(r, answers=True)
         return r.json()  # type: ignore[no-any-return]
 
-    def send_batch(self, match_id: str, events: Iterable[AnyEvent | dict[str, Any] | str | bytes]) -> list[dict[str, Any]]:
+    def send_batch(self, match_id: str | None, events: Iterable[AnyEvent | dict[str, Any] | str | bytes]) -> list[dict[str, Any]]:
         body = b"".join(_line(e)[1] + b"\n" for e in events)
-        r = self.http.post(_path(match_id) + "/events", content=body, headers={"Content-Type": NDJSON})
+        r = self.http.post(_events_path(match_id), content=body, headers={"Content-Type": NDJSON})
         _check(r)
         return [json.loads(x) for x in r.text.splitlines() if x]
 
@@ -126,9 +132,9 @@ class AsyncRefereeClient:
         _check(r, answers=True)
         return r.json()  # type: ignore[no-any-return]
 
-    async def send_batch(self, match_id: str, events: Iterable[AnyEvent | dict[str, Any] | str | bytes]) -> list[dict[str, Any]]:
+    async def send_batch(self, match_id: str | None, events: Iterable[AnyEvent | dict[str, Any] | str | bytes]) -> list[dict[str, Any]]:
         body = b"".join(_line(e)[1] + b"\n" for e in events)
-        r = await self.http.post(_path(match_id) + "/events", content=body, headers={"Content-Type": NDJSON})
+        r = await self.http.post(_events_path(match_id), content=body, headers={"Content-Type": NDJSON})
         _check(r)
         return [json.loads(x) for x in r.text.splitlines() if x]
 

@@ -22,7 +22,8 @@ import contextlib
 import fcntl
 import json
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,6 +131,8 @@ class Journal:
         self._flushing = False
         self.failed: str | None = None
         self.fsyncs = 0
+        self.on_fsync: Callable[[float], None] | None = None
+        """Called with each fsync's duration in seconds (the metrics' histogram; from the writer thread)."""
         self.records = 0
         self._closed = False
 
@@ -179,8 +182,11 @@ class Journal:
         while view:
             n = os.write(self._fd, view)
             view = view[n:]
+        t = time.perf_counter()
         os.fsync(self._fd)
         self.fsyncs += 1
+        if self.on_fsync is not None:
+            self.on_fsync(time.perf_counter() - t)
 
     def write_now(self, record: bytes) -> None:
         """Append and fsync one record synchronously (start-up and tests; not in the event loop)."""

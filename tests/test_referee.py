@@ -406,3 +406,17 @@ def test_a_busy_port_or_journal_is_one_line_and_exit_2(server: Server, tmp_path:
     out = subprocess.run([*PAIJU, "serve", "--port", str(free_port()), "--journal", str(server.journal), "--lake", str(tmp_path / "l")],
                          env=env(), capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert out.returncode == 2 and "another referee" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_metrics_count_events_fsyncs_and_full_collections(server: Server) -> None:
+    """/metrics: the fsync histogram counts every fsync the gauge counts; full GC pauses are observed
+    (`referee.service.calm_gc`); accepted events are counted."""
+    events = simulate_match("anshun", None, seed=41, index=0)
+    with server.client() as ref:
+        assert all(a["accepted"] for a in ref.send_batch(events[0].match_id, events))
+    text = httpx.get(server.url + "/metrics").text
+    value = {ln.rpartition(" ")[0]: float(ln.rpartition(" ")[2]) for ln in text.splitlines() if ln and not ln.startswith("#")}
+    assert value["paiju_referee_journal_fsyncs"] >= 1
+    assert value["paiju_referee_journal_fsync_seconds_count"] == value["paiju_referee_journal_fsyncs"]
+    assert "paiju_referee_gc_full_collection_seconds_count" in value
+    assert value['paiju_referee_events_total{code="",result="accepted"}'] >= len(events)

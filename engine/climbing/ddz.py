@@ -504,6 +504,10 @@ class DouDizhu:
             out.append({"type": "pass", "seat": seat})
         return out
 
+    def turn_phase(self, state: DDZState) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return state.turn, state.phase
+
     def view(self, state: DDZState) -> dict[str, Any]:
         lp = state.last_play
         top = state.top

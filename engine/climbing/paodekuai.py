@@ -397,6 +397,10 @@ class PaoDeKuai:
             out.append({"type": "pass", "seat": state.turn})
         return out
 
+    def turn_phase(self, state: State) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return (None if state.finished else state.turn), ("finished" if state.finished else ("lead" if state.top is None else "follow"))
+
     def view(self, state: State) -> dict[str, Any]:
         top = state.top
         return {

@@ -371,6 +371,10 @@ class Anshun(ClaimGame):
             return s.wins[0].frm
         return s.wins[0].seat if s.wins else s.dealer
 
+    def turn_phase(self, state: Table) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return (None if state.done else state.turn), ("end" if state.done else state.phase)
+
     def view(self, s: Table) -> dict[str, Any]:
         v = super().view(s)
         v["tian_ting"] = [j for j in range(4) if s.ting[j]]

@@ -279,6 +279,10 @@ class Hongzhong(ClaimGame):
             return s.wins[0].seat
         return s.last_drawer
 
+    def turn_phase(self, state: Table) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return (None if state.done else state.turn), ("end" if state.done else state.phase)
+
     def view(self, s: Table) -> dict[str, Any]:
         v = super().view(s)
         v["reserve"] = s.rules.zhama

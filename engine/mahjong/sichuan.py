@@ -1265,6 +1265,10 @@ class SichuanGame:
             return _next_active(st, st.hus[-1] if st.hus else st.turn)
         return None
 
+    def turn_phase(self, state: State) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return (state.turn if state.phase == "play" else None), (state.phase if state.phase != "play" else f"play:{state.stage}")
+
     def view(self, state: State) -> dict[str, Any]:
         st = state
         return {

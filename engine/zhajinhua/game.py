@@ -377,6 +377,10 @@ class ZhaJinHua:
         out.extend({"type": "forfeit", "seat": s} for s in state.active_seats())
         return out
 
+    def turn_phase(self, state: State) -> tuple[int | None, str]:
+        """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
+        return state.actor, ("finished" if state.finished else ("allin_call" if state.allin else "betting"))
+
     def view(self, state: State) -> dict[str, Any]:
         """The table for the step-by-step replay (hands shown: it is an audit tool)."""
         ev = Evaluator(state.rules.a23 == "second", state.rules.suit_tiebreak, state.rules.special_235)
