@@ -39,26 +39,47 @@ def player_link_column(label: str = "player") -> Any:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
-def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
-    return search.find(_open(path, gen).cursor(), f, limit=limit, offset=offset)
+def _buckets(path: str, gen: int, f: search.Filters) -> search.Buckets:
+    return search.buckets(_open(path, gen).cursor(), f)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> list[dict[str, Any]]:
+    return search.page(_open(path, gen).cursor(), f, limit=limit, offset=offset, bks=_buckets(path, gen, f))
+
+
+def count(f: search.Filters) -> int:
+    """The true number of matches fitting `f` (cached per lake generation, with the page index)."""
+    return sum(n for _, n in _buckets(*lake(), f))
 
 
 def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
     """The true number of matches fitting `f` and one page of them (cached per lake generation)."""
     path, gen = lake()
-    return _search(path, gen, f, limit, offset)
+    return count(f), _search(path, gen, f, limit, offset)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=32)
+def _player(path: str, gen: int, player: str) -> search.Player:
+    return search.player(_open(path, gen).cursor(), player)
+
+
+def player_stats(player: str) -> search.Player:
+    """The Player page's figures and the player's rows (one join, kept per lake generation; read only)."""
+    path, gen = lake()
+    return _player(path, gen, player)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
-def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    con = _open(path, gen).cursor()
-    return (search.player_summary(con, player), search.player_roles(con, player), search.player_trend(con, player),
-            search.player_recent(con, player))  # fmt: skip
+def _player_page(path: str, gen: int, player: str, limit: int, offset: int) -> list[dict[str, Any]]:
+    keys = _player(path, gen, player).page(limit, offset)
+    return search.rows(_open(path, gen).cursor(), keys, search.Filters(player=player))
 
 
-def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def player_matches(player: str, *, limit: int = PAGE_SIZE, offset: int = 0) -> list[dict[str, Any]]:
+    """One page of the player's matches, newest first, as `find` rows (the player's seat hit)."""
     path, gen = lake()
-    return _player(path, gen, player)
+    return _player_page(path, gen, player, limit, offset)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics.search import Filters
 from dashboard.common import guarded
-from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, find, open_picker, player_stats, result_rows
+from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, open_picker, player_matches, player_stats, result_rows
 
 
 def body() -> None:
@@ -16,7 +15,8 @@ def body() -> None:
         st.info("type a player's exact name, or open a player from a table (Search, Replay)")
         return
     st.query_params["name"] = name
-    summary, roles, trend, recent = player_stats(name)
+    pl = player_stats(name)
+    summary, roles, trend, recent = pl.summary, pl.roles, pl.trend, pl.recent
     if not summary.get("matches"):
         st.warning(f"no player named `{name}` in the lake (names are exact here; the Search page finds parts of names)")
         return
@@ -48,10 +48,10 @@ def body() -> None:
         st.markdown(f"#### Trend: points over the last {len(recent)} matches and their running total")
         st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]], height=260, x_label="match (oldest first)",
                       y_label="points")  # fmt: skip
-    total, _ = find(Filters(player=name), limit=1)
+    total = int(summary["distinct_matches"])
     pages = max(1, -(-total // PAGE_SIZE))
     page = int(st.number_input("Page", 1, pages, key="player_page")) if pages > 1 else 1
-    _, df = find(Filters(player=name), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    df = player_matches(name, offset=(page - 1) * PAGE_SIZE)
     st.markdown(f"#### Matches ({total:,}, newest first)")
     open_picker(df, "player_open")
     st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)

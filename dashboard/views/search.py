@@ -12,7 +12,7 @@ import streamlit as st
 
 from analytics.search import Filters
 from dashboard.common import guarded
-from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, find, games, open_picker, result_rows
+from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, count, find, games, open_picker, result_rows
 
 STATUSES = ("finished", "incomplete", "invalid")
 
@@ -44,7 +44,7 @@ def body() -> None:
         st.query_params["q"] = text.strip()
     else:
         st.query_params.pop("q", None)
-    total, _ = find(filters, limit=1)
+    total = count(filters)
     pages = max(1, -(-total // PAGE_SIZE))
     if total == 0:
         st.warning("no match fits: loosen a filter, or search part of the id or name")
