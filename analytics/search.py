@@ -182,7 +182,7 @@ def _cut(bks: Buckets, limit: int, offset: int) -> tuple[tuple[str, ...], dict[s
     b0, last = bks[start][0], bks[min(end, len(bks) - 1)][0]
     if b0 is None:
         return ("null",), {}, offset - before
-    nulls = end == len(bks) or last is None
+    nulls = last is None  # the page reaches the undated (past the end: the last hour, which holds them if any)
     cut: list[str] = []
     p: dict[str, Any] = {}
     if start > 0:  # skip the newer hours by a range, not by an offset
