@@ -18,20 +18,18 @@ from analytics.queries import _connect, _wilson
 
 # The search is assembled from the constant fragments below, one per filter that is set (so DuckDB
 # never evaluates a filter that is off); values are always bound, never formatted in.
-# Paging without OFFSET over a million rows: one scan counts the fitting matches per hour of their
-# start (`_BUCKETS`, `BUCKET` characters of `started_ts`): the sum is the true count, and the counts
-# say in which hour the page starts, so the page is cut from that hour on (`started_ts < $hi`, a
-# range DuckDB pushes into the Parquet scan) with an offset inside the hour only. The page's rows
-# come from one top-N statement (DuckDB fetches the wide columns of its 50 rows only), its seats
-# from one look-up by the 50 ids.
-_NAMES = {
-    # contains(lower(…)) and not ILIKE … ESCAPE: no pattern to escape, and 10x faster over the seats
-    "text": "names AS (SELECT DISTINCT player FROM seats WHERE contains(lower(player), lower($text)))",
-    "player": "names AS (SELECT $player::VARCHAR AS player)",
-}
+# - A search by text or player is narrow: one statement lists the (id, start) of every match that
+#   fits (`_FOUND`); its count and its pages are taken from that list, in memory.
+# - Other filters: the count is one `count(*)`; a page near the top is a top-N; a page deep down
+#   (past `DIRECT` rows) is found without a deep OFFSET: one scan counts the fitting matches per hour
+#   of their start (`_BUCKETS`, `BUCKET` characters of `started_ts`), the counts say in which hour
+#   the page starts, and the page is cut from that hour on (`started_ts < $hi`, a range DuckDB
+#   pushes into the Parquet scan) with an offset inside the hour only.
+# The page's wide columns are then read for its rows only (`_ROWS`), its seats by their ids (`_SEATS`).
+# contains(lower(…)) and not ILIKE … ESCAPE: no pattern to escape, and far faster over the seats.
 _WHERE = {
-    "text": "(contains(lower(m.match_id), lower($text)) OR m.match_id IN (SELECT match_id FROM seats WHERE player IN (SELECT player FROM names)))",
-    "player": "m.match_id IN (SELECT match_id FROM seats WHERE player IN (SELECT player FROM names))",
+    "text": "(contains(lower(m.match_id), lower($text)) OR m.match_id IN (SELECT match_id FROM seats WHERE contains(lower(player), lower($text))))",
+    "player": "m.match_id IN (SELECT match_id FROM seats WHERE player = $player)",
     "game": "m.game = $game",
     "status": "m.status = $status",
     "date_from": "m.date >= $date_from",
@@ -47,21 +45,31 @@ _WHERE = {
     "lo": "m.started_ts >= $lo",
     "null": "m.started_ts IS NULL",
 }
+_HIT = {"text": "contains(lower(player), lower($text))", "player": "player = $player", None: "false"}
+"""The seat of the searched player, among the page's seats."""
 BUCKET = 13
-"""`YYYY-MM-DDTHH`: the hour a match started in, the unit the page position is found by."""
+"""`YYYY-MM-DDTHH`: the hour a match started in, the unit a deep page's position is found by."""
+DIRECT = 1000
+"""Pages that end within this many rows of the top are a plain top-N."""
+_FOUND = "SELECT m.match_id, m.started_ts FROM matches m WHERE <WHERE>"
 _BUCKETS = "SELECT left(m.started_ts, 13) AS b, count(*) AS n FROM matches m WHERE <WHERE> GROUP BY 1"
 _PAGE = """SELECT m.match_id, m.started_ts FROM matches m WHERE <WHERE>
     ORDER BY m.started_ts DESC NULLS LAST, m.match_id LIMIT $limit OFFSET $offset"""
-_ROWS = """SELECT match_id, game, date, started_ts, status, events, winners, deltas, recorded_deltas, settlement_matches,
-           chain_ok, error_seq, error_code FROM matches
-    WHERE match_id = ANY($ids) AND (started_ts BETWEEN $first AND $last OR ($undated AND started_ts IS NULL))"""
+# DuckDB decodes every column it is asked for over the whole table before it applies `= ANY($ids)`:
+# the page's columns are the few the result rows show, no lists (the winners come from the seats)
+_ROWS = """SELECT match_id, game, date, status, events, settlement_matches, chain_ok, error_seq, error_code
+           FROM matches WHERE match_id = ANY($ids)"""
 _SEATS = """
     SELECT match_id, list(player ORDER BY seat) AS players, list(role ORDER BY seat) AS roles,
            list(delta ORDER BY seat) AS seat_deltas, list(recorded_delta ORDER BY seat) AS seat_recorded,
-           min(seat) FILTER (WHERE player IN (SELECT player FROM names)) AS hit_seat
+           coalesce(list(seat ORDER BY seat) FILTER (WHERE won), []) AS winners,
+           min(seat) FILTER (WHERE <HIT>) AS hit_seat
     FROM seats WHERE match_id = ANY($ids) GROUP BY match_id"""
 _COUNT = "SELECT count(*) FROM matches m WHERE <WHERE>"
 _EXACT = "SELECT match_id FROM matches WHERE lower(match_id) = lower($text) ORDER BY match_id LIMIT 1"
+_KEYS = """SELECT DISTINCT match_id, started_ts FROM mine
+           ORDER BY started_ts DESC NULLS LAST, match_id LIMIT $limit OFFSET $offset"""
+"""A page of (match_id, started_ts) from rows in memory (`Found`, `Player`)."""
 
 _MINE = """
     SELECT s.match_id, s.seat, s.game, s.role, s.delta, s.won, m.status, coalesce(m.is_draw, false) AS is_draw,
@@ -94,8 +102,6 @@ MINE: dict[str, str] = {
         SELECT row_number() OVER (ORDER BY started_ts NULLS FIRST, match_id) AS match_no, match_id, delta, won,
                (sum(delta) OVER (ORDER BY started_ts NULLS FIRST, match_id))::BIGINT AS cumulative
         FROM r ORDER BY match_no""",
-    "page": """SELECT DISTINCT match_id, started_ts FROM mine
-               ORDER BY started_ts DESC NULLS LAST, match_id LIMIT $limit OFFSET $offset""",
 }
 _GAMES = "SELECT DISTINCT game FROM matches WHERE game IS NOT NULL ORDER BY game"
 
@@ -126,16 +132,20 @@ class Filters:
                 out[k] = getattr(self, k)
         return out
 
-    def sql(self, body: str, cut: tuple[str, ...] = ()) -> str:
-        """`WITH names … <body>` with `<WHERE>` = the set filters and the `cut` fragments, from
-        constant fragments only."""
+    @property
+    def who(self) -> str | None:
+        """`player`, `text` (a narrow search) or None."""
         p = self.params()
-        who = "player" if "player" in p else ("text" if "text" in p else None)
-        conds = ([_WHERE[who]] if who else []) + [_WHERE[k] for k in ("game", "status", "date_from", "date_to") if k in p]
+        return "player" if "player" in p else ("text" if "text" in p else None)
+
+    def sql(self, body: str, cut: tuple[str, ...] = ()) -> str:
+        """`body` with `<WHERE>` = the set filters and the `cut` fragments, `<HIT>` = the searched
+        player's seat; from constant fragments only."""
+        p = self.params()
+        conds = [_WHERE[k] for k in cut] + ([_WHERE[self.who]] if self.who else [])  # the cheap range first
+        conds += [_WHERE[k] for k in ("game", "status", "date_from", "date_to") if k in p]
         conds += [_WHERE[k] for k in ("mismatch", "broken") if getattr(self, k)]
-        conds = [_WHERE[k] for k in cut] + conds  # the cheap range first
-        names = _NAMES[who] if who else "names AS (SELECT NULL::VARCHAR AS player WHERE false)"
-        return f"WITH {names} " + body.replace("<WHERE>", " AND ".join(conds) or "true")
+        return body.replace("<WHERE>", " AND ".join(conds) or "true").replace("<HIT>", _HIT[self.who])
 
 
 def _exec(lake: Any, sql: str, params: dict[str, Any]) -> Any:
@@ -199,17 +209,43 @@ def _cut(bks: Buckets, limit: int, offset: int) -> tuple[tuple[str, ...], dict[s
     return tuple(cut), p, offset - before
 
 
-def page(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0, bks: Buckets | None = None) -> list[dict[str, Any]]:
-    """Rows `offset`…`offset+limit` of the matches fitting `f`, newest first (plain Python rows;
-    `hit_seat` is the searched player's seat, `players`/`roles`/`seat_deltas` per seat). `bks`:
-    this filter's `buckets`, if known."""
+@dataclass(frozen=True)
+class Found:
+    """Every match a narrow search (text or player) found, as (match_id, started_ts) rows."""
+
+    keys: Any
+    total: int
+
+    def page(self, limit: int = 50, offset: int = 0) -> list[tuple[str, str | None]]:
+        return _keys(self.keys, limit, offset)
+
+
+def found(lake: Any, f: Filters) -> Found:
+    """The matches fitting `f`: one statement over the lake."""
+    keys = _connect(lake).sql(f.sql(_FOUND), params=f.params()).to_arrow_table()
+    return Found(keys, keys.num_rows)
+
+
+def page_keys(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0, bks: Buckets | None = None) -> list[tuple[str, str | None]]:
+    """(match_id, started_ts) of rows `offset`…`offset+limit` of the matches fitting `f`, newest
+    first, straight from the lake (`bks`: this filter's `buckets`, if known; only deep pages need them)."""
     con = _connect(lake)
+    if limit <= 0:
+        return []
+    if offset + limit <= DIRECT:
+        return _exec(con, f.sql(_PAGE), {**f.params(), "limit": int(limit), "offset": int(offset)}).fetchall()
     where = _cut(buckets(con, f) if bks is None else bks, int(limit), int(offset))
-    if where is None or limit <= 0:
+    if where is None:
         return []
     cut, bound, inner = where
-    p = {**f.params(), **bound, "limit": int(limit), "offset": inner}
-    return rows(con, _exec(con, f.sql(_PAGE, cut), p).fetchall(), f)
+    return _exec(con, f.sql(_PAGE, cut), {**f.params(), **bound, "limit": int(limit), "offset": inner}).fetchall()
+
+
+def page(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0, bks: Buckets | None = None) -> list[dict[str, Any]]:
+    """Rows `offset`…`offset+limit` of the matches fitting `f`, newest first (see `rows`)."""
+    con = _connect(lake)
+    keys = found(con, f).page(limit, offset) if f.who else page_keys(con, f, limit=limit, offset=offset, bks=bks)
+    return rows(con, keys, f)
 
 
 def rows(lake: Any, keys: Sequence[tuple[str, str | None]], f: Filters | None = None) -> list[dict[str, Any]]:
@@ -221,10 +257,7 @@ def rows(lake: Any, keys: Sequence[tuple[str, str | None]], f: Filters | None = 
     f = f or Filters()
     con = _connect(lake)
     ids = [k[0] for k in keys]
-    dated = [k[1] for k in keys if k[1] is not None]
-    # the wide columns of these rows only: the start range keeps DuckDB from decoding the others
-    bound = {"ids": ids, "first": min(dated, default=""), "last": max(dated, default=""), "undated": len(dated) < len(keys)}
-    cur = _exec(con, _ROWS, bound)
+    cur = _exec(con, _ROWS, {"ids": ids})
     cols = [d[0] for d in cur.description]
     by_id = {row[0]: dict(zip(cols, row, strict=True)) for row in cur.fetchall()}
     out = [by_id[i] for i in ids if i in by_id]
@@ -240,18 +273,20 @@ def rows(lake: Any, keys: Sequence[tuple[str, str | None]], f: Filters | None = 
 def find(lake: Any, f: Filters, *, limit: int = 50, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
     """The true number of matches fitting the filters and one page of them, newest first."""
     con = _connect(lake)
-    bks = buckets(con, f)
-    return sum(n for _, n in bks), page(con, f, limit=limit, offset=offset, bks=bks)
+    if f.who:
+        hit = found(con, f)
+        return hit.total, rows(con, hit.page(limit, offset), f)
+    return count(con, f), rows(con, page_keys(con, f, limit=limit, offset=offset), f)
 
 
 def count(lake: Any, f: Filters) -> int:
     """How many matches fit the filters (the true count, no cap)."""
-    return int(_exec(lake, f.sql(_COUNT), f.params()).fetchone()[0])
+    return int(_exec(lake, f.sql(_COUNT), f.params()).fetchall()[0][0])
 
 
 def exact_id(lake: Any, text: str) -> str | None:
     """The match whose id is `text`, any case (None: there is none)."""
-    row = _connect(lake).execute(_EXACT, {"text": text.strip()}).fetchone()
+    row = next(iter(_connect(lake).execute(_EXACT, {"text": text.strip()}).fetchall()), None)
     return None if row is None else str(row[0])
 
 
@@ -268,7 +303,7 @@ class Player:
 
     def page(self, limit: int = 50, offset: int = 0) -> list[tuple[str, str | None]]:
         """(match_id, started_ts) of the player's matches `offset`…`offset+limit`, newest first."""
-        return _mem(self.mine, lambda m: m.execute(MINE["page"], {"limit": int(limit), "offset": int(offset)}).fetchall())
+        return _keys(self.mine, limit, offset)
 
 
 def _mem(mine: Any, fn: Callable[[Any], Any]) -> Any:
@@ -281,6 +316,10 @@ def _mem(mine: Any, fn: Callable[[Any], Any]) -> Any:
         return fn(mem)
     finally:
         mem.close()
+
+
+def _keys(mine: Any, limit: int, offset: int) -> list[tuple[str, str | None]]:
+    return _mem(mine, lambda m: m.execute(_KEYS, {"limit": int(limit), "offset": int(offset)}).fetchall())
 
 
 def player(lake: Any, name: str) -> Player:

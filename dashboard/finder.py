@@ -1,7 +1,7 @@
 """Finding matches and players from any page: links, cached searches, result rows (issue 16).
 
 `replay_url` / `player_url` build the deep links (relative, so the app works under a path prefix);
-`player_link_column` is the column config every table that names a player can use; `quick_pick`
+`dashboard.common.player_link_column` is the column config every table that names a player uses; `quick_pick`
 is the Replay page's search box. The SQL lives in `analytics.search` (bound parameters only).
 """
 
@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import search
-from dashboard.common import TTL, _open, lake
+from dashboard.common import TTL, _open, lake, player_link_column
 
 PAGE_SIZE = 50
 
@@ -33,24 +33,36 @@ def player_url(player: str) -> str:
     return "player?" + urlencode({"name": player})
 
 
-def player_link_column(label: str = "player") -> Any:
-    """A dataframe column of `player_url` links that shows the player's name."""
-    return st.column_config.LinkColumn(label, display_text=r"name=([^&]*)")
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=32)
+def _found(path: str, gen: int, f: search.Filters) -> search.Found:
+    return search.found(_open(path, gen).cursor(), f)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _count(path: str, gen: int, f: search.Filters) -> int:
+    return _found(path, gen, f).total if f.who else search.count(_open(path, gen).cursor(), f)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
 def _buckets(path: str, gen: int, f: search.Filters) -> search.Buckets:
     return search.buckets(_open(path, gen).cursor(), f)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
 def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> list[dict[str, Any]]:
-    return search.page(_open(path, gen).cursor(), f, limit=limit, offset=offset, bks=_buckets(path, gen, f))
+    con = _open(path, gen).cursor()
+    if f.who:
+        keys = _found(path, gen, f).page(limit, offset)
+    elif offset + limit <= search.DIRECT:
+        keys = search.page_keys(con, f, limit=limit, offset=offset)
+    else:
+        keys = search.page_keys(con, f, limit=limit, offset=offset, bks=_buckets(path, gen, f))
+    return search.rows(con, keys, f)
 
 
 def count(f: search.Filters) -> int:
-    """The true number of matches fitting `f` (cached per lake generation, with the page index)."""
-    return sum(n for _, n in _buckets(*lake(), f))
+    """The true number of matches fitting `f` (cached per lake generation)."""
+    return _count(*lake(), f)
 
 
 def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
@@ -157,7 +169,7 @@ def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 RESULT_COLUMNS = {
     "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)"),
-    "first player": st.column_config.LinkColumn("player page", display_text=r"name=([^&]*)"),
+    "first player": player_link_column("player page"),
 }
 
 

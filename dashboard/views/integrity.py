@@ -11,9 +11,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.common import guarded, lake
+from dashboard.common import guarded, lake, player_link, player_link_column
 
 TOP = 20
+_PLAYER_LINKS = {"player a": player_link_column("player a"), "player b": player_link_column("player b")}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -29,7 +30,8 @@ def _link(match_id: str, seqs: list[int]) -> str:
 
 def _pairs_view(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "players": pairs["player_a"] + " + " + pairs["player_b"], "game": pairs["game"],
+        "player a": [player_link(p) for p in pairs["player_a"]], "player b": [player_link(p) for p in pairs["player_b"]],
+        "game": pairs["game"],
         "together": pairs["matches_together"], "score": pairs["score"].round(2),
         "p": [f"{x:.2g}" for x in pairs["p_value"]], "q": [f"{x:.2g}" for x in pairs["q_value"]],
         "flagged": pairs["flagged"],
@@ -71,7 +73,7 @@ def body() -> None:
         st.success(f"no pair flagged at FDR 5 % ({len(pairs)} pairs tested)")
     else:
         st.warning(f"{len(flagged)} of {len(pairs)} pairs flagged at FDR 5 %: review the evidence below", icon=":material/search:")
-    st.dataframe(_pairs_view(pairs.head(TOP)), hide_index=True, width="stretch")
+    st.dataframe(_pairs_view(pairs.head(TOP)), hide_index=True, width="stretch", column_config=_PLAYER_LINKS)
     for _, row in (flagged if not flagged.empty else pairs.head(1)).iterrows():
         with st.expander(f"evidence: {row['player_a']} + {row['player_b']} ({row['game']})", expanded=bool(row["flagged"])):
             _evidence(row)
@@ -88,7 +90,8 @@ def body() -> None:
                        ", ".join(f"{r.player} ({r.game}, z {r.strength_z:.1f})" for r in bad.itertuples()), icon=":material/playing_cards:")  # fmt: skip
         shown = fair.head(TOP).assign(p_value=lambda d: [f"{x:.2g}" for x in d["p_value"]],
                                       q_value=lambda d: [f"{x:.2g}" for x in d["q_value"]])  # fmt: skip
-        st.dataframe(shown, hide_index=True, width="stretch")
+        shown = shown.assign(player=[player_link(p) for p in shown["player"]])
+        st.dataframe(shown, hide_index=True, width="stretch", column_config={"player": player_link_column()})
     st.markdown("#### Seat and dealer effects")
     seats = pd.DataFrame(position_effects(deals.to_dict("records")))
     if not seats.empty:
