@@ -57,8 +57,8 @@ _PAGE = """SELECT m.match_id, m.started_ts FROM matches m WHERE <WHERE>
     ORDER BY m.started_ts DESC NULLS LAST, m.match_id LIMIT $limit OFFSET $offset"""
 # DuckDB decodes every column it is asked for over the whole table before it applies `= ANY($ids)`:
 # the page's columns are the few the result rows show, no lists (the winners come from the seats)
-_ROWS = """SELECT match_id, game, date, status, events, settlement_matches, chain_ok, error_seq, error_code
-           FROM matches WHERE match_id = ANY($ids)"""
+_ROWS = """SELECT match_id, game, date, status, events, settlement_matches, chain_ok, error_seq, error_code,
+                  error_message FROM matches WHERE match_id = ANY($ids)"""
 _SEATS = """
     SELECT match_id, list(player ORDER BY seat) AS players, list(role ORDER BY seat) AS roles,
            list(delta ORDER BY seat) AS seat_deltas, list(recorded_delta ORDER BY seat) AS seat_recorded,

@@ -156,21 +156,35 @@ def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if rec.get("chain_ok") is False:
             flags.append("broken chain")
         if not _is_missing(rec.get("error_code")):
-            flags.append(f"{rec['error_code']} at seq {int(rec['error_seq'])}" if not _is_missing(rec.get("error_seq")) else str(rec["error_code"]))
-        rows.append({
-            "match": replay_url(str(rec["match_id"])), "game": rec.get("game") or "",
-            "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "status": rec.get("status") or "",
-            "result": result, "players": ", ".join(players), "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]),
-            "flags": "; ".join(flags),
-            "first player": player_url(players[int(hit) if not _is_missing(hit) else 0]) if players else None,
+            at = "" if _is_missing(rec.get("error_seq")) else f" at seq {int(rec['error_seq'])}"
+            why = rec.get("error_message") if not _is_missing(rec.get("error_message")) else rec["error_code"]
+            flags.append(f"refused{at}: {why}")
+        rows.append({  # the player's page beside the match: the table is wider than the page
+            "match": replay_url(str(rec["match_id"])),
+            "player": player_url(players[int(hit) if not _is_missing(hit) else 0]) if players else None,
+            "result": result, "game": rec.get("game") or "", "status": rec.get("status") or "",
+            "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "flags": "; ".join(flags),
+            "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]), "players": ", ".join(players),
         })  # fmt: skip
     return rows
 
 
-RESULT_COLUMNS = {
-    "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)"),
-    "first player": player_link_column("player page"),
+RESULT_COLUMNS = {  # widths in px that show whole values; the match stays pinned when the table scrolls
+    "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)", width=180, pinned=True),
+    "player": player_link_column("player", width=90),
+    "result": st.column_config.TextColumn("result", width=260),
+    "flags": st.column_config.TextColumn("flags", width=380),
+    "game": st.column_config.TextColumn("game", width=130),
+    "status": st.column_config.TextColumn("status", width=85),
+    "date": st.column_config.TextColumn("date", width=95),
+    "events": st.column_config.NumberColumn("events", width=65),
+    "players": st.column_config.TextColumn("players", width=220),
 }
+
+
+def results_table(rows: list[dict[str, Any]]) -> None:
+    """A page of result rows, every row in view (no scrolling inside the table)."""
+    st.dataframe(rows, hide_index=True, width="stretch", column_config=RESULT_COLUMNS, height=35 * (len(rows) + 1) + 3)
 
 
 def quick_pick() -> str | None:

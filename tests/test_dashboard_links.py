@@ -85,6 +85,6 @@ def test_integrity_deals_link_each_player(monkeypatch: pytest.MonkeyPatch, integ
     players = {p for (p, _), n in counts.items() if n >= 10}
     assert players
     at = _app(monkeypatch, str(integrity_lake), "integrity")
-    shown = next(df for df in _frames(at) if "strength_z" in df.columns)
+    shown = next(df for df in _frames(at) if "deal strength z" in df.columns)
     assert set(shown["player"]) <= {_link(p) for p in players} and len(shown["player"])
     assert all(str(u).startswith("/player?name=") for u in shown["player"])

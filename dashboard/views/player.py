@@ -6,7 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.common import guarded
-from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, open_picker, player_matches, player_stats, result_rows
+from dashboard.finder import PAGE_SIZE, open_picker, player_matches, player_stats, result_rows, results_table
+
+MIN_DAYS = 7  # days played before the trend is drawn per day (fewer: per match; a string here would print)
+TREND_NAMES = {"cumulative": "running total", "delta": "points that match"}
 
 
 def body() -> None:
@@ -41,21 +44,28 @@ def body() -> None:
             "points, total": [f"{int(t):+d}" for t in roles["total_delta"].fillna(0)],
         })  # fmt: skip
         st.dataframe(shown, hide_index=True, width="stretch")
-    if len(trend) >= 2:
+    if len(trend) >= MIN_DAYS:
         st.markdown("#### Trend: points per day and their running total")
-        st.line_chart(trend.set_index("date")[["cumulative", "delta"]], height=260, x_label="day", y_label="points")
-    elif not recent.empty:
+        per_day = trend.set_index("date")[["cumulative", "delta"]].rename(columns=TREND_NAMES | {"delta": "points that day"})
+        st.line_chart(per_day, height=260, x_label="day", y_label="points")
+    elif not recent.empty:  # a few days only: a time axis would be hours; per match instead
         st.markdown(f"#### Trend: points over the last {len(recent)} matches and their running total")
-        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]], height=260, x_label="match (oldest first)",
-                      y_label="points")  # fmt: skip
+        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]].rename(columns=TREND_NAMES), height=260,
+                      x_label="match (oldest first)", y_label="points")  # fmt: skip
     total = int(summary["distinct_matches"])
     pages = max(1, -(-total // PAGE_SIZE))
-    page = int(st.number_input("Page", 1, pages, key="player_page")) if pages > 1 else 1
-    df = player_matches(name, offset=(page - 1) * PAGE_SIZE)
     st.markdown(f"#### Matches ({total:,}, newest first)")
+    if pages > 1:
+        p1, p2 = st.columns([1, 4], vertical_alignment="bottom")
+        page = int(p1.number_input("Page", 1, pages, key="player_page"))
+    else:
+        page, p2 = 1, st.container()
+    df = player_matches(name, offset=(page - 1) * PAGE_SIZE)
+    first = (page - 1) * PAGE_SIZE
+    p2.markdown(f"showing {first + 1}–{first + len(df)} · page {page} of {pages}")
     open_picker(df, "player_open")
-    st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)
-
+    rows = [{k: v for k, v in r.items() if k != "player"} for r in result_rows(df)]  # the page's player: no link column
+    results_table(rows)
 
 st.title("Player")
 guarded(body)
