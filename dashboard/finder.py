@@ -159,9 +159,11 @@ def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             at = "" if _is_missing(rec.get("error_seq")) else f" at seq {int(rec['error_seq'])}"
             why = rec.get("error_message") if not _is_missing(rec.get("error_message")) else rec["error_code"]
             flags.append(f"refused{at}: {why}")
+        won = [int(w) for w in _seq(rec.get("winners"))]
+        shown = int(hit) if not _is_missing(hit) else (won[0] if won else 0)  # the searched player, else the winner
         rows.append({  # the player's page beside the match: the table is wider than the page
             "match": replay_url(str(rec["match_id"])),
-            "player": player_url(players[int(hit) if not _is_missing(hit) else 0]) if players else None,
+            "player": player_url(players[shown]) if shown < len(players) else None,
             "result": result, "game": rec.get("game") or "", "status": rec.get("status") or "",
             "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "flags": "; ".join(flags),
             "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]), "players": ", ".join(players),
