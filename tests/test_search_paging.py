@@ -117,6 +117,8 @@ def test_filters_count_and_pages_match_pandas(lake: dict[str, Any], case: dict[s
     total, first = search.find(lake["con"], f, limit=50)
     assert total == len(want) == search.count(lake["con"], f)
     assert [r["match_id"] for r in first] == want[:50]
+    seats = lake["s"].sort_values(["match_id", "seat"]).groupby("match_id")["player"].agg(list)
+    assert all(list(r["players"]) == seats[r["match_id"]] for r in first)
     last = max(0, len(want) - 30)
     assert [r["match_id"] for r in search.page(lake["con"], f, limit=50, offset=last)] == want[last:]
 
