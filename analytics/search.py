@@ -80,6 +80,14 @@ _MINE = """
     FROM seats s JOIN matches m USING (match_id) WHERE s.player = $player"""
 """One player's seats with what the Player page needs of their matches: the one join over the lake;
 the page's figures are computed from these rows (`MINE`), in memory."""
+# A player with few matches: their seats first (the name is a filter DuckDB pushes into the scan),
+# then those matches by id, joined in memory: cheaper than a join probing every match.
+_MY_SEATS = "SELECT match_id, seat, game, role, delta, won FROM seats WHERE player = $player"
+_MY_MATCHES = "SELECT match_id, status, coalesce(is_draw, false) AS is_draw, date, started_ts FROM matches WHERE match_id = ANY($ids)"
+_MINE_OF = """SELECT s.match_id, s.seat, s.game, s.role, s.delta, s.won, m.status, m.is_draw, m.date, m.started_ts
+              FROM my_seats s JOIN my_matches m USING (match_id)"""
+FEW = 2000
+"""Matches up to which a player's rows are gathered in two look-ups (more: one join)."""
 MINE: dict[str, str] = {
     "summary": """
         SELECT count(*) AS matches, count(*) FILTER (WHERE status = 'finished') AS finished,
@@ -322,6 +330,18 @@ def _mem(mine: Any, fn: Callable[[Any], Any]) -> Any:
         mem.close()
 
 
+def _mem2(seats: Any, matches: Any) -> Any:
+    import duckdb
+
+    mem = duckdb.connect()
+    try:
+        mem.register("my_seats", seats)
+        mem.register("my_matches", matches)
+        return mem.sql(_MINE_OF).to_arrow_table()
+    finally:
+        mem.close()
+
+
 def _keys(mine: Any, limit: int, offset: int) -> list[tuple[str, str | None]]:
     return _mem(mine, lambda m: m.execute(_KEYS, {"limit": int(limit), "offset": int(offset)}).fetchall())
 
@@ -331,7 +351,14 @@ def player(lake: Any, name: str) -> Player:
 
     `roles`: per game and role, decided matches, wins, Wilson 95 %, points; `trend`: per day played,
     matches, wins, points and their running total; `recent`: the last 200 matches in time order."""
-    mine = _connect(lake).sql(_MINE, params={"player": name}).to_arrow_table()
+    con = _connect(lake)
+    seats = con.sql(_MY_SEATS, params={"player": name}).to_arrow_table()
+    if seats.num_rows > FEW:
+        mine = con.sql(_MINE, params={"player": name}).to_arrow_table()
+    else:
+        ids = sorted(set(seats.column("match_id").to_pylist()))
+        matches = con.sql(_MY_MATCHES, params={"ids": ids}).to_arrow_table()
+        mine = _mem2(seats, matches)
 
     def figures(mem: Any) -> Player:
         cur = mem.execute(MINE["summary"])

@@ -137,7 +137,9 @@ def test_a_page_row_has_its_seats_and_the_searched_players_seat(lake: dict[str, 
         assert (r["game"], r["status"], r["events"]) == (mrow["game"], mrow["status"], mrow["events"])
 
 
-def test_the_player_page_figures_match_pandas(lake: dict[str, Any]) -> None:
+@pytest.mark.parametrize("few", [search.FEW, 0], ids=["two look-ups", "one join"])
+def test_the_player_page_figures_match_pandas(lake: dict[str, Any], few: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "FEW", few)
     m, s = lake["m"], lake["s"]
     name = s["player"].value_counts().index[0]
     mine = s[s["player"] == name].merge(m[["match_id", "date", "started_ts", "is_draw"]], on="match_id")
