@@ -43,7 +43,7 @@ def body() -> None:
             "points per match": [f"{m:+.2f}" for m in roles["mean_delta"].fillna(0)],
             "points, total": [f"{int(t):+d}" for t in roles["total_delta"].fillna(0)],
         })  # fmt: skip
-        st.dataframe(shown, hide_index=True, width="stretch")
+        st.dataframe(shown, hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3)  # every role in view
     if len(trend) >= MIN_DAYS:
         st.markdown("#### Trend: points per day and their running total")
         per_day = trend.set_index("date")[["cumulative", "delta"]].rename(columns=TREND_NAMES | {"delta": "points that day"})
