@@ -163,6 +163,12 @@ SQL: dict[str, str] = {
         FROM rejects GROUP BY code ORDER BY lines DESC, code""",
     # --- for the replay page and the dispute report
     "match_events": "SELECT line FROM events WHERE match_id = $match_id ORDER BY seq, file_sha, file_line",
+    # the events of a match sit in its match_started's game=/date= partition, or in game=unknown/
+    # date=none while that had not arrived (ingest.pipeline._store_events): DuckDB then reads those
+    # folders only, not every segment of the lake
+    "match_partition": "SELECT game, coalesce(date, 'none') FROM matches WHERE match_id = $match_id",
+    "match_events_in": """SELECT line FROM events WHERE match_id = $match_id AND game IN ($game, 'unknown')
+                          AND date IN ($date, 'none') ORDER BY seq, file_sha, file_line""",
     "find_matches": """
         WITH hits AS (
             SELECT match_id FROM matches WHERE match_id = $text OR starts_with(match_id, $text)
@@ -317,14 +323,22 @@ def match_events(lake: Any, match_id: str, *, fill_hashes: bool = False) -> list
     with `fill_hashes` every event carries its hash-chain link (events.md §5: the store fills
     the chain in where the server left it out; a present hash that does not verify is replaced,
     so compare with the as-received events to find it)."""
-    rows = _connect(lake).execute(SQL["match_events"], {"match_id": match_id}).fetchall()
-    events = [parse_line(r[0]) for r in rows]
+    events = [parse_line(line) for line in _lines(_connect(lake), match_id)]
     return fill_chain(events) if fill_hashes else events
 
 
 def match_lines(lake: Any, match_id: str) -> list[str]:
     """The stored lines of one match, in seq order, byte for byte as received (a log)."""
-    return [r[0] for r in _connect(lake).execute(SQL["match_events"], {"match_id": match_id}).fetchall()]
+    return _lines(_connect(lake), match_id)
+
+
+def _lines(con: Any, match_id: str) -> list[str]:
+    """One match's stored lines, in order, reading its partitions only when the lake knows them."""
+    part = con.execute(SQL["match_partition"], {"match_id": match_id}).fetchall()
+    if not part or part[0][0] is None:
+        return [r[0] for r in con.execute(SQL["match_events"], {"match_id": match_id}).fetchall()]
+    bound = {"match_id": match_id, "game": part[0][0], "date": part[0][1]}
+    return [r[0] for r in con.execute(SQL["match_events_in"], bound).fetchall()]
 
 
 def find_matches(lake: Any, text: str, limit: int = 50) -> pd.DataFrame:
@@ -378,8 +392,8 @@ SQL.update(
                 ORDER BY ended_ts DESC NULLS LAST, match_id LIMIT $limit)
             SELECT o.match_id, o.game, o.rules_id, p.players, o.events, o.started_ts, o.ended_ts AS last_event_ts
             FROM open o LEFT JOIN (
-                SELECT match_id, list(player ORDER BY seat) AS players FROM seats
-                WHERE match_id IN (SELECT match_id FROM open) GROUP BY match_id) p USING (match_id)
+                SELECT match_id, list(player ORDER BY seat) AS players FROM seats  -- the status first: a cheap filter
+                WHERE status = 'incomplete' AND match_id IN (SELECT match_id FROM open) GROUP BY match_id) p USING (match_id)
             ORDER BY o.ended_ts DESC NULLS LAST, o.match_id""",
         "broken_chains": """
             SELECT match_id, game, status, error_seq, error_code

@@ -1,22 +1,22 @@
-"""Every dashboard chart's query on a lake of 1 million matches: each must answer in under 1 s.
+"""Every dashboard page's queries on a lake of 1 million matches, and every page drawn end to end:
+each must answer in under 1 s (issue 16).
 
-    .venv/bin/python bench/dashboard.py [--matches 1000000] [--source real|synthetic] [--lake DIR]
+    .venv/bin/python bench/dashboard.py [--matches 1000000] [--source synthetic|real] [--lake DIR]
 
-Two big lakes:
-- `real` (default): the ingest engineer's builder, `bench/queries.py:big_lake` — the simulated base
-  log of every game ingested for real, its derived rows replicated under new ids up to `--matches`
-  (real distributions; events only for the base matches).
-- `synthetic`: `build_big_lake` here writes a schema-exact lake (ingest.schema's columns and types,
-  hive-partitioned events, a published manifest) straight from DuckDB, with wider cardinalities:
-  40 000 players, several rule sets per game, a few per cent invalid / mismatched / broken matches,
-  and `--events-per-match` stored events for EVERY match (so the replay look-up searches a big
-  events table).
-The lake opens through `analytics.lake` exactly as the dashboard opens it; each query of
-`analytics.queries` that a page runs is timed uncached (best of 3 after a warm-up), for all games and
-for one game, with the CPU time of the best run beside its wall time (the machine is shared, so
-wall time inflates with the load average; CPU time does not). Then every statistics page is drawn end to end under Streamlit's AppTest with the query cache
-cleared (`time_pages`: its queries, the rule-set names, every chart and table). Exit 1 if any wall
-time is ≥ 1 s.
+Two big lakes (cached under /tmp/paiju-bench):
+- `synthetic` (default): `bench._data.synthetic_lake`, every table and column of `ingest.schema`
+  written straight from DuckDB (so it cannot go stale: the cache folder is named by a digest of the
+  schema), 40 000 players, starts spread over a year, a few per cent invalid / mismatched / broken
+  matches, `--events-per-match` stored events for EVERY match.
+- `real`: `bench/queries.py:big_lake`, the simulated base log of every game ingested for real, its
+  derived rows replicated under new ids (40 players, 160 distinct starts; events only for the base
+  matches; the integrity tables built from those by `ingest.integrity_tables.publish_tables`).
+The lake opens through `analytics.lake` exactly as the dashboard opens it. Every query a page runs
+(statistics, Search, Player, Replay's look-ups, Integrity's tables) is timed uncached, best of 3
+after a warm-up, its CPU time (all DuckDB threads) beside its wall time: the machine is shared, so
+wall time inflates with the load average (printed beside) and CPU time does not. Then every page is
+drawn end to end under Streamlit's AppTest with the caches cleared (`time_pages`). Exit 1 if any
+wall time is 1 s or more.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,141 +36,63 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 LIMIT_S = 1.0
 MIN_N = 30  # the pages' default minimum sample
-PAGES = (
-    ("overview", None, {}),
-    ("winrates", "views/winrates.py", {}),
-    ("winrates by player", "views/winrates.py", {"wr_by": "player"}),
-    ("winrates ddz by seat", "views/winrates.py", {"wr_game": "ddz", "wr_by": "seat"}),
-    ("fans", "views/fans.py", {}),
-    ("fans sichuan_xuezhan", "views/fans.py", {"fans_game": "sichuan_xuezhan"}),
-    ("quality", "views/quality.py", {}),
-    ("glossary", "views/glossary.py", {}),
-)
-"""(label, page file, widget values) of every statistics page drawn end to end by `time_pages`."""
-GAMES = ("ddz", "ddz_laizi", "paodekuai", "zhajinhua", "sichuan_xuezhan", "sichuan_xueliu", "hongzhong", "anshun")
-FANS = ("ping_hu", "zi_mo", "gen", "qing_yi_se", "dui_dui_hu", "qi_dui", "gang_shang_hua", "hai_di", "jin_gou_diao")
+Widget = tuple[str, str, Any]
+"""(kind, key, value) of a widget set before a page is timed: kind `selectbox`, `radio`, `text_input`, `number_input`."""
 
 
-def _games_sql() -> str:
-    return "[" + ", ".join(f"'{g}'" for g in GAMES) + "]"
+def pages(s: Samples) -> list[tuple[str, str | None, dict[str, str], list[Widget]]]:
+    """(label, page file, query parameters, widgets) of every page drawn end to end by `time_pages`."""
+    return [
+        ("overview", None, {}, []),
+        ("winrates", "views/winrates.py", {}, []),
+        ("winrates by player", "views/winrates.py", {}, [("radio", "wr_by", "player")]),
+        ("winrates ddz by seat", "views/winrates.py", {}, [("selectbox", "wr_game", "ddz"), ("radio", "wr_by", "seat")]),
+        ("fans", "views/fans.py", {}, []),
+        ("fans sichuan_xuezhan", "views/fans.py", {}, [("selectbox", "fans_game", "sichuan_xuezhan")]),
+        ("quality", "views/quality.py", {}, []),
+        ("glossary", "views/glossary.py", {}, []),
+        ("integrity", "views/integrity.py", {}, []),
+        ("search: all matches", "views/search.py", {}, []),
+        ("search: all matches, page 2000", "views/search.py", {}, [("number_input", "search_page", 2000)]),
+        (f"search: part of an id ({s.id_part!r})", "views/search.py", {"q": s.id_part}, []),
+        (f"search: part of a name ({s.name_part!r})", "views/search.py", {"q": s.name_part}, []),
+        (f"player {s.player} (most matches)", "views/player.py", {"name": s.player}, []),
+        (f"replay {s.with_events} (opened by link)", "views/replay.py", {"match": s.with_events}, []),
+        (f"replay box: part of an id ({s.id_part!r})", "views/replay.py", {"match": s.id_part}, []),
+    ]  # fmt: skip
 
 
-def _fans_sql() -> str:
-    return "[" + ", ".join(f"'{f}'" for f in FANS) + "]"
+@dataclass(frozen=True)
+class Samples:
+    """Ids and names taken from the lake: a match in the middle, parts of its id and of a name, the
+    player with the most matches, a game, a match with stored events, the date range."""
+
+    match: str
+    id_part: str
+    name_part: str
+    player: str
+    game: str
+    with_events: str
+    first_date: str
+    last_date: str
 
 
-def build_big_lake(root: Path, matches: int = 1_000_000, events_per_match: int = 12) -> Path:
-    """Write a synthetic lake of `matches` matches under `root`; return its path."""
-    import duckdb
+def samples(lake: Path) -> Samples:
+    from analytics.lake import open_lake
 
-    from ingest.schema import TABLES
-    from ingest.store import MANIFEST, Manifest
-
-    root.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect()
-    con.execute("SET preserve_insertion_order = false")
-    g = _games_sql()
-    # one row per match; h0..h3 are independent pseudo-random draws in 0..9999
-    con.execute(f"""
-        CREATE TEMP TABLE m AS
-        SELECT i, 'bench-' || lpad(i::VARCHAR, 7, '0') AS match_id,
-               {g}[1 + i % 8] AS game, i % 8 AS gi,
-               CASE WHEN i % 8 < 3 THEN 3 ELSE 4 END AS n,
-               (hash(i, 1) % 10000)::BIGINT AS h0, (hash(i, 2) % 10000)::BIGINT AS h1,
-               (hash(i, 3) % 10000)::BIGINT AS h2, (hash(i, 4) % 10000)::BIGINT AS h3
-        FROM range({matches}) t(i)""")
-    con.execute("""
-        CREATE TEMP TABLE mm AS
-        SELECT *, CASE WHEN h0 < 9700 THEN 'finished' WHEN h0 < 9900 THEN 'incomplete' ELSE 'invalid' END AS status,
-               (h1 % n)::TINYINT AS dealer, (h2 % n)::TINYINT AS winner,
-               (1 << (h3 % 4))::BIGINT AS unit, (gi >= 4 AND h1 < 600) AS draw,
-               game || '-r' || (h2 % 3)::VARCHAR AS rules_id,
-               CASE WHEN gi >= 4 THEN ['standard', 'chengdu', 'mianzhu'][1 + h2 % 3] ELSE 'standard' END AS preset,
-               '2026-' || lpad((1 + i % 12)::VARCHAR, 2, '0') || '-' || lpad((1 + (i // 12) % 28)::VARCHAR, 2, '0') AS date
-        FROM m""")
-    out: dict[str, list[str]] = {t: [] for t in TABLES}
-
-    def write(table: str, select: str) -> None:
-        path = root / table / "part-0.parquet"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        con.execute(f"COPY ({select}) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 122880)")
-        out[table].append(f"{table}/part-0.parquet")
-
-    write("matches", """
-        SELECT match_id, game, rules_id, preset, status, n::TINYINT AS n_players, dealer, 1::BIGINT AS base,
-               NULL::VARCHAR AS room, 1 AS round, (20 + h3 % 80)::INTEGER AS events,
-               CASE WHEN status = 'invalid' THEN (2 + h1 % 30)::BIGINT END AS error_seq,
-               CASE WHEN status = 'invalid' THEN 'play' END AS error_type,
-               CASE WHEN status = 'invalid' THEN ['does_not_beat', 'not_your_turn', 'not_in_hand', 'bad_hash'][1 + h2 % 4] END AS error_code,
-               CASE WHEN status = 'invalid' THEN 'synthetic refusal for the benchmark' END AS error_message,
-               CASE WHEN status = 'finished' AND NOT draw THEN [winner] ELSE []::TINYINT[] END AS winners,
-               CASE WHEN status = 'finished' AND NOT draw THEN 1 ELSE 0 END::TINYINT AS n_winners,
-               status = 'finished' AND draw AS is_draw,
-               CASE WHEN status = 'finished' THEN list_transform(range(n), lambda s: CASE WHEN draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END) END AS deltas,
-               CASE WHEN status = 'finished' THEN list_transform(range(n), lambda s: CASE WHEN draw THEN 0 WHEN s = winner THEN (n - 1) * unit + (CASE WHEN h1 < 10 THEN 1 ELSE 0 END) ELSE -unit END) END AS recorded_deltas,
-               CASE WHEN status = 'finished' THEN h1 >= 10 END AS settlement_matches,
-               h2 >= 10 AS chain_ok, lpad(to_hex(hash(i, 9)), 64, '0') AS final_hash,
-               (n - 1) * unit AS max_delta, CASE WHEN gi < 2 THEN winner END::TINYINT AS landlord,
-               date, date || 'T10:00:00Z' AS started_ts, date || 'T10:20:00Z' AS ended_ts
-        FROM mm ORDER BY match_id""")  # fmt: skip
-    write("seats", """
-        SELECT match_id, game, rules_id, status, s::TINYINT AS seat, 'p' || lpad((hash(i, s) % 40000)::VARCHAR, 5, '0') AS player,
-               CASE WHEN gi < 2 THEN (CASE WHEN s = winner THEN 'landlord' ELSE 'farmer' END)
-                    ELSE (CASE WHEN s = dealer THEN 'dealer' ELSE 'player' END) END AS role,
-               s = dealer AS is_dealer,
-               CASE WHEN status <> 'finished' OR draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END::BIGINT AS delta,
-               status = 'finished' AND NOT draw AND s = winner AS won,
-               CASE WHEN status <> 'finished' OR draw THEN 0 WHEN s = winner THEN (n - 1) * unit ELSE -unit END::BIGINT AS recorded_delta
-        FROM mm, range(n) r(s) ORDER BY match_id, seat""")  # fmt: skip
-    write("items", """
-        SELECT match_id, game, rules_id, (p - 1)::INTEGER AS item_no,
-               CASE WHEN gi >= 4 THEN 'hu_zimo' WHEN gi < 2 THEN 'landlord_win' ELSE 'win' END AS kind,
-               winner AS seat, ((winner + p) % n)::TINYINT AS from_seat, unit AS points,
-               CASE WHEN gi >= 4 THEN (h3 % 5)::INTEGER END AS fan, CASE WHEN gi >= 4 THEN 0 END::INTEGER AS win_no,
-               NULL::VARCHAR AS detail
-        FROM mm, range(1, 4) r(p) WHERE status = 'finished' AND NOT draw AND p < n ORDER BY match_id, item_no""")  # fmt: skip
-    write("fans", f"""
-        SELECT match_id, game, rules_id, 0 AS win_no, winner AS seat, 'hu_zimo' AS kind,
-               {_fans_sql()}[CASE WHEN k = 0 THEN 1 ELSE 2 + (hash(i, 20 + k) % {len(FANS) - 1})::BIGINT END] AS fan_id,
-               (CASE WHEN k = 0 THEN 1 ELSE 1 + (hash(i, 30 + k) % 3)::BIGINT END)::INTEGER AS value, (h3 % 5)::INTEGER AS fan_total
-        FROM mm, range(0, 3) r(k) WHERE gi >= 4 AND status = 'finished' AND NOT draw AND k <= h2 % 3
-        ORDER BY match_id""")  # fmt: skip
-    write(
-        "rules",
-        """
-        SELECT DISTINCT rules_id, game, preset, '{"preset": "' || preset || '"}' AS options FROM mm""",
-    )
-    write("rejects", """
-        SELECT 'sha' || (i % 50)::VARCHAR AS file_sha, 'log' || (i % 50)::VARCHAR || '.jsonl' AS file_name,
-               i::BIGINT AS line, match_id, (h1 % 40)::BIGINT AS seq,
-               ['bad_json', 'bad_field', 'conflict', 'unknown_type'][1 + h2 % 4] AS code,
-               'synthetic reject for the benchmark' AS message, '{"match_id": "x"}' AS raw
-        FROM mm WHERE h0 % 100 = 7""")  # fmt: skip
-    write("files", """
-        SELECT 'sha' || i::VARCHAR AS file_sha, 'log' || i::VARCHAR || '.jsonl' AS file_name,
-               1000000::BIGINT AS bytes, 20000::BIGINT AS lines, 20000::BIGINT AS events, 0::BIGINT AS rejected
-        FROM range(50) t(i)""")  # fmt: skip
-    # events: hive-partitioned like ingest writes them (game=/date= folders, no game/date columns)
-    ev_dir = root / "events"
-    con.execute(f"""
-        COPY (
-            SELECT match_id, e::BIGINT AS seq, CASE WHEN e = 0 THEN 'match_started' WHEN e = 1 THEN 'dealt' ELSE 'play' END AS type,
-                   (e % n)::TINYINT AS seat, date || 'T10:00:00Z' AS ts, NULL::VARCHAR AS hash, to_hex(hash(i, e)) AS canon,
-                   '{{"match_id":"' || match_id || '","seq":' || e::VARCHAR || ',"type":"pass","seat":' || (e % n)::VARCHAR || '}}' AS line,
-                   'sha0' AS file_sha, (i * {events_per_match} + e)::BIGINT AS file_line, game, substr(date, 1, 7) AS date
-            FROM mm, range({events_per_match}) r(e) ORDER BY game, date, match_id, seq
-        ) TO '{ev_dir}' (FORMAT parquet, PARTITION_BY (game, date), ROW_GROUP_SIZE 122880)""")  # fmt: skip
-    out["events"] = sorted(str(p.relative_to(root)) for p in ev_dir.rglob("*.parquet"))
-    con.close()
-    m = Manifest(generation=1, tables=out)
-    (root / MANIFEST).write_text(m.to_json(), encoding="utf-8")
-    return root
+    con = open_lake(lake)
+    n = con.execute("SELECT count(*) FROM matches").fetchone()[0]
+    mid = con.execute("SELECT match_id FROM matches ORDER BY match_id LIMIT 1 OFFSET ?", [n // 2]).fetchone()[0]
+    player = con.execute("SELECT player FROM seats GROUP BY player ORDER BY count(*) DESC, player LIMIT 1").fetchone()[0]
+    game = con.execute("SELECT game FROM matches GROUP BY game ORDER BY count(*) DESC, game LIMIT 1").fetchone()[0]
+    ev = con.execute("SELECT match_id FROM events ORDER BY match_id LIMIT 1").fetchone()
+    lo, hi = con.execute("SELECT min(date), max(date) FROM matches").fetchone()
+    return Samples(mid, mid[len(mid) // 3 : len(mid) // 3 + 8].upper(), player[:-1].upper(), player, game,
+                   ev[0] if ev else mid, lo, hi)  # fmt: skip
 
 
-def dashboard_queries(
-    sample_match: str, sample_player: str, with_events: str
-) -> list[tuple[str, Callable[[Any], Any]]]:
-    """(label, function(connection)) for every query a dashboard page runs, all games and one game."""
+def dashboard_queries(s: Samples) -> list[tuple[str, Callable[[Any], Any]]]:
+    """(label, function(connection)) for every query a statistics page runs, all games and one game."""
     from analytics import queries as q
 
     out: list[tuple[str, Callable[[Any], Any]]] = [
@@ -183,9 +105,6 @@ def dashboard_queries(
         ("invalid_matches", lambda c: q.invalid_matches(c, limit=200)),
         ("settlement_mismatches", lambda c: q.settlement_mismatches(c, limit=200)),
         ("broken_chains", lambda c: q.broken_chains(c, limit=200)),
-        ("replay: find_matches(id)", lambda c: q.find_matches(c, sample_match)),
-        ("replay: find_matches(player)", lambda c: q.find_matches(c, sample_player)),
-        ("replay: match_lines", lambda c: q.match_lines(c, with_events)),
         ("in_progress", lambda c: q.in_progress(c, limit=50)),
         # the Win rates page ranks players per game (the most played one when no game is picked),
         # by the lower end of their interval, with the default minimum sample (30)
@@ -209,20 +128,45 @@ def dashboard_queries(
     return out
 
 
-def time_queries(
-    lake: Path, sample_match: str, sample_player: str, with_events: str, repeat: int = 3
-) -> list[tuple[str, float, float, int]]:
-    """(label, best wall seconds, CPU seconds of that run, rows) per dashboard query, uncached.
+def search_queries(s: Samples) -> list[tuple[str, Callable[[Any], Any]]]:
+    """What the Search and Player pages and Replay's search box run (count + page as the pages do)."""
+    from analytics import search
 
-    The CPU time (all DuckDB threads) is reported beside the wall time because the benchmark
-    machine is shared: wall time inflates under load, CPU time does not.
-    """
+    def player_page(c: Any, offset: int = 0) -> Any:
+        pl = search.player(c, s.player)
+        return pl, search.rows(c, pl.page(50, offset), search.Filters(player=s.player))
+
+    F = search.Filters
+    return [
+        ("search: all matches (count + page 1)", lambda c: search.find(c, F())),
+        ("search: all matches, page 2000", lambda c: search.find(c, F(), offset=1999 * 50)),
+        ("search: all matches, last page", lambda c: search.find(c, F(), offset=(search.count(c, F()) - 1) // 50 * 50)),
+        (f"search: part of an id ({s.id_part!r})", lambda c: search.find(c, F(text=s.id_part))),
+        (f"search: part of a name ({s.name_part!r})", lambda c: search.find(c, F(text=s.name_part))),
+        (f"search: {s.game} + mismatch + dates", lambda c: search.find(c, F(game=s.game, mismatch=True, date_from=s.first_date, date_to=s.last_date))),
+        ("search: broken chain + invalid", lambda c: search.find(c, F(broken=True, status="invalid"))),
+        (f"player {s.player}: figures + matches page 1", lambda c: player_page(c)),
+        (f"player {s.player}: figures + matches page 100", lambda c: player_page(c, 99 * 50)),
+        (f"replay box: exact id, any case ({s.match.upper()!r})", lambda c: search.exact_id(c, s.match.upper())),
+        (f"replay: match_lines ({s.with_events})", lambda c: _match_lines(c, s.with_events)),
+    ]  # fmt: skip
+
+
+def _match_lines(con: Any, match_id: str) -> list[str]:
+    from analytics.queries import match_lines
+
+    return match_lines(con, match_id)
+
+
+def time_calls(lake: Path, calls: list[tuple[str, Callable[[Any], Any]]], repeat: int = 3) -> list[tuple[str, float, float]]:
+    """(label, best wall seconds, CPU seconds of that run) per call on one connection, uncached,
+    after a warm-up (Parquet metadata, OS cache)."""
     from analytics.lake import open_lake
 
     con = open_lake(lake)
     results = []
-    for label, fn in dashboard_queries(sample_match, sample_player, with_events):
-        rows = len(fn(con))  # warm-up: Parquet metadata, OS cache
+    for label, fn in calls:
+        fn(con)
         best, cpu = float("inf"), 0.0
         for _ in range(repeat):
             t0, c0 = time.perf_counter(), time.process_time()
@@ -230,14 +174,21 @@ def time_queries(
             wall = time.perf_counter() - t0
             if wall < best:
                 best, cpu = wall, time.process_time() - c0
-        results.append((label, best, cpu, rows))
+        results.append((label, best, cpu))
     return results
 
 
-def time_pages(lake: Path, repeat: int = 2) -> list[tuple[str, float]]:
-    """(label, best wall seconds) of drawing each statistics page end to end (its queries, the
-    rule-set naming, every chart and table) with Streamlit's AppTest on the lake, the query cache
-    cleared before each run: what an analyst waits for on a page's first view."""
+def time_integrity(lake: Path) -> list[tuple[str, float, float]]:
+    """The Integrity page's read of the published tables (None: the lake has none)."""
+    from analytics.integrity import published
+
+    return time_calls(lake, [("integrity: published tables", lambda c: published(lake))])
+
+
+def time_pages(lake: Path, s: Samples, repeat: int = 2) -> list[tuple[str, float]]:
+    """(label, best wall seconds) of drawing each page end to end (its queries, every chart and
+    table) with Streamlit's AppTest on the lake, every cache cleared before each run: what a user
+    waits for on a page's first view."""
     import logging
 
     import streamlit as st
@@ -246,7 +197,7 @@ def time_pages(lake: Path, repeat: int = 2) -> list[tuple[str, float]]:
     os.environ["PAIJU_LAKE"] = str(lake)
     app = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
     out = []
-    for label, page, widgets in PAGES:
+    for label, page, params, widgets in pages(s):
         best = float("inf")
         for attempt in range(repeat + 1):
             for name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warnings, once a run
@@ -256,101 +207,113 @@ def time_pages(lake: Path, repeat: int = 2) -> list[tuple[str, float]]:
             at.run()
             if page is not None:
                 at.switch_page(page)
+                for k, v in params.items():
+                    at.query_params[k] = v
                 at.run()
-            for key, value in widgets.items():
-                w = at.selectbox(key=key) if key.endswith("_game") else at.radio(key=key)
-                w.set_value(value)
-            st.cache_data.clear()  # the lake connection stays open, every query runs again
+            for kind, key, value in widgets:
+                getattr(at, kind)(key=key).set_value(value)
+            st.cache_data.clear()
+            for fn in _resource_caches():
+                fn.clear()
             t0 = time.perf_counter()
             at.run()
             wall = time.perf_counter() - t0
             if at.exception or [e for e in at.error if "could not" in e.value]:
-                raise RuntimeError(f"page {label} failed: {[e.value for e in at.exception] or at.error}")
+                raise RuntimeError(f"page {label} failed: {[e.value for e in at.exception] or [e.value for e in at.error]}")
             if attempt:  # the first run warms the Parquet metadata and the OS cache
                 best = min(best, wall)
         out.append((label, best))
     return out
 
 
-def _samples(lake: Path) -> tuple[str, str, str]:
-    """A match id in the middle of the lake, one of its players, and a match id with stored events."""
-    from analytics.lake import open_lake
+def _resource_caches() -> list[Any]:
+    """The per-query resource caches (not the lake connection: the dashboard keeps it open)."""
+    from dashboard import finder
 
-    con = open_lake(lake)
-    n = con.execute("SELECT count(*) FROM matches").fetchone()[0]
-    mid = con.execute("SELECT match_id FROM matches ORDER BY match_id LIMIT 1 OFFSET ?", [n // 2]).fetchone()[0]
-    player = con.execute("SELECT player FROM seats WHERE match_id = ? LIMIT 1", [mid]).fetchone()
-    ev = con.execute("SELECT match_id FROM events ORDER BY match_id LIMIT 1").fetchone()
-    return mid, player[0] if player else "p00", ev[0] if ev else mid
+    return [finder._player, finder._found]
+
+
+def big_lake(source: str, matches: int, events_per_match: int) -> Path:
+    """The cached big lake of `source` (built on first use)."""
+    if source == "real":
+        from bench.queries import big_lake as real_lake
+
+        lake = real_lake(matches)
+        from analytics.integrity import table_paths
+
+        if table_paths(lake) is None:
+            from ingest.integrity_tables import publish_tables
+            from ingest.store import read_manifest
+
+            publish_tables(lake, read_manifest(lake))
+        return lake
+    import hashlib
+
+    from bench._data import _COLUMNS, _FROM, CACHE, synthetic_lake
+    from ingest.schema import REGISTRY
+
+    digest = hashlib.sha256(repr((REGISTRY, _COLUMNS, _FROM)).encode()).hexdigest()[:10]
+    lake = CACHE / f"synthetic-{matches}-{events_per_match}-{digest}"
+    if not (lake / "manifest.json").exists():
+        shutil.rmtree(lake, ignore_errors=True)
+        synthetic_lake(lake, matches, events_per_match=events_per_match)
+    return lake
+
+
+def _print(rows: list[tuple[str, float, float]], width: int) -> None:
+    for label, secs, cpu in rows:
+        flag = "  SLOW" if secs >= LIMIT_S else ""
+        print(f"{label:<{width}}  {secs * 1000:8.1f} ms  {cpu * 1000:8.1f} ms{flag}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=1_000_000)
-    ap.add_argument(
-        "--source",
-        choices=("real", "synthetic"),
-        default="real",
-        help="real: bench/queries.py's lake (simulated matches ingested, then replicated; the ingest "
-        "engineer's builder, cached under /tmp/paiju-bench); synthetic: build_big_lake here",
-    )
+    ap.add_argument("--source", choices=("synthetic", "real"), default="synthetic")
     ap.add_argument("--events-per-match", type=int, default=12, help="synthetic lake only")
-    ap.add_argument("--lake", help="a big lake to use (built synthetically there if it has no manifest)")
-    ap.add_argument("--keep", action="store_true", help="keep the synthetic lake built in a temporary folder")
+    ap.add_argument("--lake", help="a big lake to use instead (built synthetically there if it has no manifest)")
+    ap.add_argument("--no-pages", action="store_true", help="time the queries only")
     args = ap.parse_args(argv)
-    tmp = None
     t0 = time.perf_counter()
     if args.lake:
         lake = Path(args.lake)
         if not (lake / "manifest.json").exists():
-            build_big_lake(lake, args.matches, args.events_per_match)
-    elif args.source == "real":
-        from bench.queries import big_lake
+            from bench._data import synthetic_lake
 
-        lake = big_lake(args.matches)
+            synthetic_lake(lake, args.matches, events_per_match=args.events_per_match)
     else:
-        tmp = Path(tempfile.mkdtemp(prefix="paiju-bench-dash-"))
-        lake = build_big_lake(tmp / "lake", args.matches, args.events_per_match)
-    try:
-        print(f"lake {lake} ready in {time.perf_counter() - t0:.1f} s")
-        mid, player, with_events = _samples(lake)
-        results = time_queries(lake, mid, player, with_events)
-        width = max(len(r[0]) for r in results)
-        slow = [r for r in results if r[1] >= LIMIT_S]
-        load = os.getloadavg()[0]
-        print(
-            f"{'query':<{width}}  {'wall':>11}  {'cpu':>11}  rows   (load average {load:.1f} on {os.cpu_count()} cores)"
-        )
-        for label, secs, cpu, rows in results:
-            flag = "  SLOW" if secs >= LIMIT_S else ""
-            print(f"{label:<{width}}  {secs * 1000:8.1f} ms  {cpu * 1000:8.1f} ms  {rows:>7}{flag}")
-        pages = time_pages(lake)
-        print(f"{'page (drawn end to end, uncached)':<{width}}  {'wall':>11}")
-        for label, secs in pages:
-            print(f"{label:<{width}}  {secs * 1000:8.1f} ms{'  SLOW' if secs >= LIMIT_S else ''}")
-        slow += [(label, secs, 0.0, 0) for label, secs in pages if secs >= LIMIT_S]
-        worst = max(results, key=lambda r: r[1])
-        worst_cpu = max(results, key=lambda r: r[2])
-        from analytics.lake import open_lake
+        lake = big_lake(args.source, args.matches, args.events_per_match)
+    from analytics.lake import open_lake
 
-        n = open_lake(lake).execute("SELECT count(*) FROM matches").fetchone()[0]
-        summary = {
-            "matches": n,
-            "queries": len(results),
-            "worst": worst[0],
-            "worst_ms": round(worst[1] * 1000, 1),
-            "worst_cpu": worst_cpu[0],
-            "worst_cpu_ms": round(worst_cpu[2] * 1000, 1),
-            "worst_page": max(pages, key=lambda p: p[1])[0],
-            "worst_page_ms": round(max(p[1] for p in pages) * 1000, 1),
-            "over_1s": len(slow),
-            "load_average": round(load, 1),
-        }
-        print(json.dumps(summary))
-        return 1 if slow else 0
-    finally:
-        if tmp is not None and not args.keep:
-            shutil.rmtree(tmp, ignore_errors=True)
+    n = open_lake(lake).execute("SELECT count(*) FROM matches").fetchone()[0]
+    print(f"lake {lake}: {n:,} matches, ready in {time.perf_counter() - t0:.1f} s")
+    s = samples(lake)
+    stats = time_calls(lake, dashboard_queries(s))
+    finder = time_calls(lake, search_queries(s)) + time_integrity(lake)
+    width = max(len(r[0]) for r in stats + finder)
+    print(f"{'query (uncached, best of 3)':<{width}}  {'wall':>11}  {'cpu':>11}   load average {_load()} on {os.cpu_count()} cores")
+    _print(stats, width)
+    print(f"{'-- Search, Player, Replay look-ups, Integrity':<{width}}")
+    _print(finder, width)
+    drawn = [] if args.no_pages else time_pages(lake, s)
+    if drawn:
+        print(f"{'page (drawn end to end, caches cleared)':<{width}}  {'wall':>11}   load average {_load()}")
+        for label, secs in drawn:
+            print(f"{label:<{width}}  {secs * 1000:8.1f} ms{'  SLOW' if secs >= LIMIT_S else ''}")
+    timed = [(label, secs) for label, secs, _ in stats + finder] + drawn
+    slow = [t for t in timed if t[1] >= LIMIT_S]
+    worst = max(timed, key=lambda t: t[1])
+    worst_cpu = max(stats + finder, key=lambda r: r[2])
+    print(json.dumps({
+        "matches": n, "timed": len(timed), "worst": worst[0], "worst_ms": round(worst[1] * 1000, 1),
+        "worst_cpu": worst_cpu[0], "worst_cpu_ms": round(worst_cpu[2] * 1000, 1), "over_1s": [t[0] for t in slow],
+        "load_average": _load(),
+    }))  # fmt: skip
+    return 1 if slow else 0
 
 
 if __name__ == "__main__":

@@ -11,10 +11,11 @@ a lake of a million matches: each must answer in under 1 s (issue 16).
    replay, the dispute report and the timeline, uncached), then `--steps` steps: forward with the
    button, jumps through the timeline, the seat view switched on and off. Each step's wall time is
    one script run; printed with its ratio to the baseline.
-4. `analytics.search` (the Search and Player pages) on bench/queries.py's big lake of
-   `--search-matches` matches (real simulated rows replicated; cached under /tmp/paiju-bench),
+4. The Search and Player pages' queries (bench/dashboard.py's `search_queries`) on its big lake
+   of `--search-matches` matches (`--source synthetic` or `real`; cached under /tmp/paiju-bench),
    best of 3 after a warm-up; the id, name and game searched are taken from the lake.
-Exit 1 if a step or a query takes 1 s or more. The load average is printed beside the figures.
+Every figure is printed, then: exit 1 if a step or a query took 1 s or more. The load average is
+printed beside the figures.
 """
 
 from __future__ import annotations
@@ -29,16 +30,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 LIMIT_S = 1.0
 APP = str(ROOT / "dashboard" / "app.py")
-CACHE = Path(os.environ.get("PAIJU_BENCH_CACHE", "/tmp/paiju-bench"))
 
 
 def _load() -> str:
@@ -104,62 +102,11 @@ def page_steps(lake: Path, mid: str, n_lines: int, steps: int) -> tuple[float, l
     return first, out
 
 
-def search_lake(matches: int) -> Path:
-    """bench/queries.py's big lake: the simulated base log of every game ingested for real, its
-    derived rows replicated under new ids up to `matches` (cached under /tmp/paiju-bench)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_queries", ROOT / "bench" / "queries.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return Path(mod.big_lake(matches))
-
-
-def search_queries(con: Any) -> list[tuple[str, Callable[[Any], Any]]]:
-    """The queries the Search and Player pages run, on ids and names taken from the lake."""
-    from analytics import search as s
-
-    mid = con.execute("SELECT match_id FROM matches ORDER BY match_id LIMIT 1 OFFSET 123456").fetchone()[0]
-    part = mid[len(mid) // 3 : len(mid) // 3 + 8].upper()
-    player = con.execute("SELECT player FROM seats GROUP BY player ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
-    game = con.execute("SELECT game FROM matches GROUP BY game ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
-    lo, hi = con.execute("SELECT min(date), max(date) FROM matches").fetchone()
-
-    def both(f: Any, offset: int = 0) -> Any:
-        return s.find(con, f, offset=offset)
-
-    return [
-        ("search: all matches (count + page 1)", lambda c: both(s.Filters())),
-        (f"replay box: exact id, any case ({mid.upper()!r})", lambda c: s.exact_id(c, mid.upper())),
-        ("search: all matches, page 2000", lambda c: both(s.Filters(), 2000 * 50)),
-        (f"search: part of an id ({part!r})", lambda c: both(s.Filters(text=part))),
-        (f"search: part of a name ({player[:-1].upper()!r})", lambda c: both(s.Filters(text=player[:-1].upper()))),
-        (f"search: {game} + mismatch + dates", lambda c: both(s.Filters(game=game, mismatch=True, date_from=lo, date_to=hi))),
-        ("search: broken chain + invalid", lambda c: both(s.Filters(broken=True, status="invalid"))),
-        (f"player {player}: matches, page 1", lambda c: both(s.Filters(player=player))),
-        (f"player {player}: summary", lambda c: s.player_summary(c, player)),
-        (f"player {player}: by role", lambda c: s.player_roles(c, player)),
-        (f"player {player}: trend", lambda c: s.player_trend(c, player)),
-    ]  # fmt: skip
-
-
 def time_search(lake: Path) -> list[tuple[str, float, float]]:
-    from analytics.lake import open_lake
+    """bench/dashboard.py's Search / Player / Replay look-ups on `lake`: (label, wall, CPU) seconds."""
+    from bench.dashboard import samples, search_queries, time_calls
 
-    con = open_lake(lake)
-    out = []
-    for label, fn in search_queries(con):
-        fn(con)  # warm-up
-        best, cpu = float("inf"), 0.0
-        for _ in range(3):
-            t, c = time.perf_counter(), time.process_time()
-            fn(con)
-            wall = time.perf_counter() - t
-            if wall < best:
-                best, cpu = wall, time.process_time() - c
-        out.append((label, best, cpu))
-    return out
+    return time_calls(lake, search_queries(samples(lake)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=300, help="xueliu matches to simulate (default 300)")
     ap.add_argument("--steps", type=int, default=40, help="page steps to time (default 40)")
     ap.add_argument("--search-matches", type=int, default=1_000_000, help="matches in the search lake (0: skip)")
+    ap.add_argument("--source", choices=("synthetic", "real"), default="synthetic", help="the search lake (bench/dashboard.py)")
     args = ap.parse_args(argv)
     from ingest.pipeline import ingest
 
@@ -192,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"replay page, every step: max {worst * 1000:.1f} ms {'OK' if worst < LIMIT_S else 'OVER 1 s'}")
     bad |= worst >= LIMIT_S or first >= LIMIT_S * 3
     if args.search_matches:
-        slake = search_lake(args.search_matches)
+        from bench.dashboard import big_lake
+
+        slake = big_lake(args.source, args.search_matches, 12)
         from analytics.lake import open_lake
 
         n = open_lake(slake).execute("SELECT count(*) FROM matches").fetchone()[0]

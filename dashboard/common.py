@@ -243,6 +243,11 @@ def player_link(name: Any) -> str | None:
     return f"/player?name={quote(str(name), safe='')}" if isinstance(name, str) and name else None
 
 
+def player_link_column(label: str = "player", width: int | None = None) -> Any:
+    """A dataframe column of `player_link`s that shows the player's name."""
+    return st.column_config.LinkColumn(label, display_text=r"name=([^&]*)", width=width)
+
+
 SERIES_COLORS = ("#393b79", "#8c6d31", "#843c39", "#7b4173", "#637939", "#5254a3")
 """Rule sets of one game drawn side by side (dark shades no game uses)."""
 

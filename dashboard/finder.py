@@ -1,7 +1,7 @@
 """Finding matches and players from any page: links, cached searches, result rows (issue 16).
 
 `replay_url` / `player_url` build the deep links (relative, so the app works under a path prefix);
-`player_link_column` is the column config every table that names a player can use; `quick_pick`
+`dashboard.common.player_link_column` is the column config every table that names a player uses; `quick_pick`
 is the Replay page's search box. The SQL lives in `analytics.search` (bound parameters only).
 """
 
@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import search
-from dashboard.common import TTL, _open, lake
+from dashboard.common import TTL, _open, lake, player_link_column
 
 PAGE_SIZE = 50
 
@@ -33,32 +33,65 @@ def player_url(player: str) -> str:
     return "player?" + urlencode({"name": player})
 
 
-def player_link_column(label: str = "player") -> Any:
-    """A dataframe column of `player_url` links that shows the player's name."""
-    return st.column_config.LinkColumn(label, display_text=r"name=([^&]*)")
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=32)
+def _found(path: str, gen: int, f: search.Filters) -> search.Found:
+    return search.found(_open(path, gen).cursor(), f)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
-def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
-    return search.find(_open(path, gen).cursor(), f, limit=limit, offset=offset)
+def _count(path: str, gen: int, f: search.Filters) -> int:
+    return _found(path, gen, f).total if f.who else search.count(_open(path, gen).cursor(), f)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
+def _buckets(path: str, gen: int, f: search.Filters) -> search.Buckets:
+    return search.buckets(_open(path, gen).cursor(), f)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
+def _search(path: str, gen: int, f: search.Filters, limit: int, offset: int) -> list[dict[str, Any]]:
+    con = _open(path, gen).cursor()
+    if f.who:
+        keys = _found(path, gen, f).page(limit, offset)
+    elif offset + limit <= search.DIRECT:
+        keys = search.page_keys(con, f, limit=limit, offset=offset)
+    else:
+        keys = search.page_keys(con, f, limit=limit, offset=offset, bks=_buckets(path, gen, f))
+    return search.rows(con, keys, f)
+
+
+def count(f: search.Filters) -> int:
+    """The true number of matches fitting `f` (cached per lake generation)."""
+    return _count(*lake(), f)
 
 
 def find(f: search.Filters, *, limit: int = PAGE_SIZE, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
     """The true number of matches fitting `f` and one page of them (cached per lake generation)."""
     path, gen = lake()
-    return _search(path, gen, f, limit, offset)
+    return count(f), _search(path, gen, f, limit, offset)
+
+
+@st.cache_resource(ttl=TTL, show_spinner=False, max_entries=32)
+def _player(path: str, gen: int, player: str) -> search.Player:
+    return search.player(_open(path, gen).cursor(), player)
+
+
+def player_stats(player: str) -> search.Player:
+    """The Player page's figures and the player's rows (one join, kept per lake generation; read only)."""
+    path, gen = lake()
+    return _player(path, gen, player)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=64)
-def _player(path: str, gen: int, player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    con = _open(path, gen).cursor()
-    return (search.player_summary(con, player), search.player_roles(con, player), search.player_trend(con, player),
-            search.player_recent(con, player))  # fmt: skip
+def _player_page(path: str, gen: int, player: str, limit: int, offset: int) -> list[dict[str, Any]]:
+    keys = _player(path, gen, player).page(limit, offset)
+    return search.rows(_open(path, gen).cursor(), keys, search.Filters(player=player))
 
 
-def player_stats(player: str) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def player_matches(player: str, *, limit: int = PAGE_SIZE, offset: int = 0) -> list[dict[str, Any]]:
+    """One page of the player's matches, newest first, as `find` rows (the player's seat hit)."""
     path, gen = lake()
-    return _player(path, gen, player)
+    return _player_page(path, gen, player, limit, offset)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False, max_entries=256)
@@ -123,21 +156,37 @@ def result_rows(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if rec.get("chain_ok") is False:
             flags.append("broken chain")
         if not _is_missing(rec.get("error_code")):
-            flags.append(f"{rec['error_code']} at seq {int(rec['error_seq'])}" if not _is_missing(rec.get("error_seq")) else str(rec["error_code"]))
-        rows.append({
-            "match": replay_url(str(rec["match_id"])), "game": rec.get("game") or "",
-            "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "status": rec.get("status") or "",
-            "result": result, "players": ", ".join(players), "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]),
-            "flags": "; ".join(flags),
-            "first player": player_url(players[int(hit) if not _is_missing(hit) else 0]) if players else None,
+            at = "" if _is_missing(rec.get("error_seq")) else f" at seq {int(rec['error_seq'])}"
+            why = rec.get("error_message") if not _is_missing(rec.get("error_message")) else rec["error_code"]
+            flags.append(f"refused{at}: {why}")
+        won = [int(w) for w in _seq(rec.get("winners"))]
+        shown = int(hit) if not _is_missing(hit) else (won[0] if won else 0)  # the searched player, else the winner
+        rows.append({  # the player's page beside the match: the table is wider than the page
+            "match": replay_url(str(rec["match_id"])),
+            "player": player_url(players[shown]) if shown < len(players) else None,
+            "result": result, "game": rec.get("game") or "", "status": rec.get("status") or "",
+            "date": "" if _is_missing(rec.get("date")) else str(rec["date"]), "flags": "; ".join(flags),
+            "events": 0 if _is_missing(rec.get("events")) else int(rec["events"]), "players": ", ".join(players),
         })  # fmt: skip
     return rows
 
 
-RESULT_COLUMNS = {
-    "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)"),
-    "first player": st.column_config.LinkColumn("player page", display_text=r"name=([^&]*)"),
+RESULT_COLUMNS = {  # widths in px that show whole values; the match stays pinned when the table scrolls
+    "match": st.column_config.LinkColumn("match", display_text=r"match=([^&]*)", width=180, pinned=True),
+    "player": player_link_column("player", width=90),
+    "result": st.column_config.TextColumn("result", width=260),
+    "flags": st.column_config.TextColumn("flags", width=380),
+    "game": st.column_config.TextColumn("game", width=130),
+    "status": st.column_config.TextColumn("status", width=85),
+    "date": st.column_config.TextColumn("date", width=95),
+    "events": st.column_config.NumberColumn("events", width=65),
+    "players": st.column_config.TextColumn("players", width=220),
 }
+
+
+def results_table(rows: list[dict[str, Any]]) -> None:
+    """A page of result rows, every row in view (no scrolling inside the table)."""
+    st.dataframe(rows, hide_index=True, width="stretch", column_config=RESULT_COLUMNS, height=35 * (len(rows) + 1) + 3)
 
 
 def quick_pick() -> str | None:

@@ -376,9 +376,34 @@ def test_player_page(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> N
     assert dict(zip(roles["role"], roles["matches"], strict=True)) == want
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart") or any("Trend" in m.value for m in at.markdown)
     s = _app(monkeypatch, lake["lake"], "search", q="zoe")
-    assert all(u == "player?name=zoe" for u in s.dataframe[0].value["first player"])
+    assert all(u == "player?name=zoe" for u in s.dataframe[0].value["player"])
     r = _app(monkeypatch, lake["lake"], "replay", match="dispute-illegal-pass")
     assert "[**ann**](player?name=ann)" in _text(r)
+
+
+def test_search_rows_say_why_a_match_was_refused_and_link_the_player_beside_it(
+    monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]
+) -> None:
+    """Looked at in chromium: the flags printed raw codes (`must_play at seq 5`) and the player's
+    page link was the last column, cut off at the right edge of the page."""
+    at = _app(monkeypatch, lake["lake"], "search", q="illegal-pass")
+    rows = at.dataframe[0].value
+    seq, message = _sql(lake["lake"], "SELECT error_seq, error_message FROM matches WHERE match_id = 'dispute-illegal-pass'")[0]
+    assert list(rows["flags"]) == [f"refused at seq {seq}: {message}"] and "DDZ-R17" in message
+    assert list(rows.columns[:3]) == ["match", "player", "result"]
+
+
+def test_the_player_page_prints_no_stray_text_and_names_its_lines(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:
+    """Looked at in chromium: a constant's docstring printed above the title; the trend's lines
+    were called `cumulative` and `delta`."""
+    at = _app(monkeypatch, lake["lake"], "player", name="zoe")
+    assert not [m.value for m in at.markdown if "Days played" in m.value]
+    assert "#### Trend" in _text(at)
+    from tests.test_dashboard_stats import _charts
+
+    ((_spec, data),) = _charts(at)
+    names = {str(v) for df in data for col in df.columns for v in [col, *df[col].astype(str).unique()[:50]]}
+    assert {"running total", "points that match"} <= names and not {"cumulative", "delta"} & names
 
 
 def test_a_name_that_is_markup_is_shown_as_text(monkeypatch: pytest.MonkeyPatch, lake: dict[str, Any]) -> None:

@@ -15,6 +15,8 @@ from dashboard.common import (
     guarded,
     interval_text,
     name_rule_sets,
+    player_link,
+    player_link_column,
     query,
     rate_chart,
     rule_set_name,
@@ -122,10 +124,10 @@ def body() -> None:
     top = query("biggest_wins", game=game, rules_id=rules_id, limit=10)
     if not top.empty:
         st.markdown("#### Biggest wins")
-        top = top.assign(replay=["/replay?match=" + m for m in top["match_id"]])
+        top = top.assign(replay=["/replay?match=" + m for m in top["match_id"]], player=[player_link(p) for p in top["player"]])
         st.dataframe(
             name_rule_sets(top), hide_index=True, width="stretch",
-            column_config={"replay": st.column_config.LinkColumn("replay", display_text="open ›")},
+            column_config={"replay": st.column_config.LinkColumn("replay", display_text="open ›"), "player": player_link_column()},
         )  # fmt: skip
 
 

@@ -27,15 +27,15 @@ def body() -> None:
         rows = rows[hay.str.contains(text, regex=False)]
     st.dataframe(
         pd.DataFrame({
-            "中文": rows["zh"], "pinyin": rows["pinyin"], "English": rows["en"], "id": rows["id"],
-            "rule": rows["rule"], "kind": rows["kind"].map(KINDS),
-            "games": [", ".join(g) if g else "all" for g in rows["games"]],
+            "中文": rows["zh"], "pinyin": rows["pinyin"], "English": rows["en"], "rule": rows["rule"],
+            "kind": rows["kind"].map(KINDS), "games": [", ".join(g) if g else "all" for g in rows["games"]], "id": rows["id"],
         }),
         hide_index=True, width="stretch", height=min(36 * (len(rows) + 1), 2400),
-        column_config={"中文": st.column_config.TextColumn(width="medium"),
-                       "pinyin": st.column_config.TextColumn(width="medium"),
-                       "English": st.column_config.TextColumn(width="large"),
-                       "rule": st.column_config.TextColumn(width="medium")},
+        # what a reader needs fits the page (widths in px); kind, games and id scroll into view
+        column_config={"中文": st.column_config.TextColumn(width=170, pinned=True),
+                       "pinyin": st.column_config.TextColumn(width=210),
+                       "English": st.column_config.TextColumn(width=390),
+                       "rule": st.column_config.TextColumn(width=150)},
     )  # fmt: skip
     st.caption(
         f"{len(rows)} terms. Rule ids refer to the rule files (SC = Sichuan, HZ = Hongzhong, AS = Anshun, "

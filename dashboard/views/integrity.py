@@ -11,9 +11,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.common import guarded, lake
+from analytics.lab import format_p
+from dashboard.common import guarded, lake, player_link, player_link_column
 
 TOP = 20
+_PLAYER_LINKS = {"player a": player_link_column("player a"), "player b": player_link_column("player b")}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -29,9 +31,10 @@ def _link(match_id: str, seqs: list[int]) -> str:
 
 def _pairs_view(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "players": pairs["player_a"] + " + " + pairs["player_b"], "game": pairs["game"],
+        "player a": [player_link(p) for p in pairs["player_a"]], "player b": [player_link(p) for p in pairs["player_b"]],
+        "game": pairs["game"],
         "together": pairs["matches_together"], "score": pairs["score"].round(2),
-        "p": [f"{x:.2g}" for x in pairs["p_value"]], "q": [f"{x:.2g}" for x in pairs["q_value"]],
+        "p": [format_p(x) for x in pairs["p_value"]], "q": [format_p(x) for x in pairs["q_value"]],
         "flagged": pairs["flagged"],
         "behaviour z": [s.get("behaviour_z") for s in pairs["signals"]],
         "co-seating z": [s.get("co_seating_z") for s in pairs["signals"]],
@@ -41,8 +44,8 @@ def _pairs_view(pairs: pd.DataFrame) -> pd.DataFrame:
 def _evidence(row: pd.Series) -> None:
     sig = {k: v for k, v in row["signals"].items()}
     st.markdown(f"**{row['player_a']} + {row['player_b']}** · {row['game']} · {row['matches_together']} matches together · "
-                f"score {row['score']:.2f} · q {row['q_value']:.2g}")  # fmt: skip
-    st.caption(" · ".join(f"{k} {v:.3g}" for k, v in sig.items()))
+                f"score {row['score']:.2f} · q {format_p(row['q_value'])}")  # fmt: skip
+    st.caption(" · ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in sig.items()))
     lines = []
     for m in row["evidence"]:
         seqs = row["evidence_seqs"].get(m, [])
@@ -71,7 +74,7 @@ def body() -> None:
         st.success(f"no pair flagged at FDR 5 % ({len(pairs)} pairs tested)")
     else:
         st.warning(f"{len(flagged)} of {len(pairs)} pairs flagged at FDR 5 %: review the evidence below", icon=":material/search:")
-    st.dataframe(_pairs_view(pairs.head(TOP)), hide_index=True, width="stretch")
+    st.dataframe(_pairs_view(pairs.head(TOP)), hide_index=True, width="stretch", column_config=_PLAYER_LINKS)
     for _, row in (flagged if not flagged.empty else pairs.head(1)).iterrows():
         with st.expander(f"evidence: {row['player_a']} + {row['player_b']} ({row['game']})", expanded=bool(row["flagged"])):
             _evidence(row)
@@ -86,13 +89,16 @@ def body() -> None:
         else:
             st.warning(f"{len(bad)} player-games with deals unlike a fair shuffle: " +
                        ", ".join(f"{r.player} ({r.game}, z {r.strength_z:.1f})" for r in bad.itertuples()), icon=":material/playing_cards:")  # fmt: skip
-        shown = fair.head(TOP).assign(p_value=lambda d: [f"{x:.2g}" for x in d["p_value"]],
-                                      q_value=lambda d: [f"{x:.2g}" for x in d["q_value"]])  # fmt: skip
-        st.dataframe(shown, hide_index=True, width="stretch")
+        shown = fair.head(TOP).assign(p_value=lambda d: [format_p(x) for x in d["p_value"]],
+                                      q_value=lambda d: [format_p(x) for x in d["q_value"]],
+                                      player=lambda d: [player_link(p) for p in d["player"]])  # fmt: skip
+        shown = shown.rename(columns={"strength_z": "deal strength z", "p_value": "p", "q_value": "q"})
+        st.dataframe(shown, hide_index=True, width="stretch", column_config={"player": player_link_column()})
     st.markdown("#### Seat and dealer effects")
     seats = pd.DataFrame(position_effects(deals.to_dict("records")))
     if not seats.empty:
-        st.dataframe(seats, hide_index=True, width="stretch")
+        seats = seats.assign(p_value=[format_p(x) for x in seats["p_value"]]) if "p_value" in seats else seats
+        st.dataframe(seats.rename(columns={"mean_z": "mean z", "p_value": "p"}), hide_index=True, width="stretch")
         st.caption("position 0 is the dealer; z = Σ(deal strength z) / √deals against a fair shuffle's reference")
     st.caption("a flag is a reason for review, never a verdict (docs/integrity.md)")
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics.search import Filters
 from dashboard.common import guarded
-from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, find, open_picker, player_stats, result_rows
+from dashboard.finder import PAGE_SIZE, open_picker, player_matches, player_stats, result_rows, results_table
+
+MIN_DAYS = 7  # days played before the trend is drawn per day (fewer: per match; a string here would print)
+TREND_NAMES = {"cumulative": "running total", "delta": "points that match"}
 
 
 def body() -> None:
@@ -16,7 +18,8 @@ def body() -> None:
         st.info("type a player's exact name, or open a player from a table (Search, Replay)")
         return
     st.query_params["name"] = name
-    summary, roles, trend, recent = player_stats(name)
+    pl = player_stats(name)
+    summary, roles, trend, recent = pl.summary, pl.roles, pl.trend, pl.recent
     if not summary.get("matches"):
         st.warning(f"no player named `{name}` in the lake (names are exact here; the Search page finds parts of names)")
         return
@@ -40,22 +43,29 @@ def body() -> None:
             "points per match": [f"{m:+.2f}" for m in roles["mean_delta"].fillna(0)],
             "points, total": [f"{int(t):+d}" for t in roles["total_delta"].fillna(0)],
         })  # fmt: skip
-        st.dataframe(shown, hide_index=True, width="stretch")
-    if len(trend) >= 2:
+        st.dataframe(shown, hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3)  # every role in view
+    if len(trend) >= MIN_DAYS:
         st.markdown("#### Trend: points per day and their running total")
-        st.line_chart(trend.set_index("date")[["cumulative", "delta"]], height=260, x_label="day", y_label="points")
-    elif not recent.empty:
+        per_day = trend.set_index("date")[["cumulative", "delta"]].rename(columns=TREND_NAMES | {"delta": "points that day"})
+        st.line_chart(per_day, height=260, x_label="day", y_label="points")
+    elif not recent.empty:  # a few days only: a time axis would be hours; per match instead
         st.markdown(f"#### Trend: points over the last {len(recent)} matches and their running total")
-        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]], height=260, x_label="match (oldest first)",
-                      y_label="points")  # fmt: skip
-    total, _ = find(Filters(player=name), limit=1)
+        st.line_chart(recent.set_index("match_no")[["cumulative", "delta"]].rename(columns=TREND_NAMES), height=260,
+                      x_label="match (oldest first)", y_label="points")  # fmt: skip
+    total = int(summary["distinct_matches"])
     pages = max(1, -(-total // PAGE_SIZE))
-    page = int(st.number_input("Page", 1, pages, key="player_page")) if pages > 1 else 1
-    _, df = find(Filters(player=name), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
     st.markdown(f"#### Matches ({total:,}, newest first)")
+    if pages > 1:
+        p1, p2 = st.columns([1, 4], vertical_alignment="bottom")
+        page = int(p1.number_input("Page", 1, pages, key="player_page"))
+    else:
+        page, p2 = 1, st.container()
+    df = player_matches(name, offset=(page - 1) * PAGE_SIZE)
+    first = (page - 1) * PAGE_SIZE
+    p2.markdown(f"showing {first + 1}–{first + len(df)} · page {page} of {pages}")
     open_picker(df, "player_open")
-    st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)
-
+    rows = [{k: v for k, v in r.items() if k != "player"} for r in result_rows(df)]  # the page's player: no link column
+    results_table(rows)
 
 st.title("Player")
 guarded(body)

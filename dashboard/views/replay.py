@@ -103,7 +103,11 @@ def _verdict(con: rv.Console) -> None:
 def _settlement_summary(con: rv.Console) -> None:
     """The server's `settled` beside the engine's, per seat, with the one shared explanation."""
     st.markdown("##### What the server charged, and what the rules say")
-    st.table(pd.DataFrame(rv.seat_rows(con)).set_index("seat"))
+    seats = rv.seat_rows(con)
+    if seats:
+        st.table(pd.DataFrame(seats).set_index("seat"))
+    else:  # no match_started: no seat is known (the verdict above says why)
+        st.caption("no seats to show: the log names no players")
     rep = con.report
     if con.result.settlement_matches is True:
         st.success("the server's recorded settlement equals the engine's")

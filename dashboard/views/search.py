@@ -12,7 +12,7 @@ import streamlit as st
 
 from analytics.search import Filters
 from dashboard.common import guarded
-from dashboard.finder import PAGE_SIZE, RESULT_COLUMNS, find, games, open_picker, result_rows
+from dashboard.finder import PAGE_SIZE, count, find, games, open_picker, result_rows, results_table
 
 STATUSES = ("finished", "incomplete", "invalid")
 
@@ -44,7 +44,7 @@ def body() -> None:
         st.query_params["q"] = text.strip()
     else:
         st.query_params.pop("q", None)
-    total, _ = find(filters, limit=1)
+    total = count(filters)
     pages = max(1, -(-total // PAGE_SIZE))
     if total == 0:
         st.warning("no match fits: loosen a filter, or search part of the id or name")
@@ -58,7 +58,7 @@ def body() -> None:
     _, df = find(filters, limit=PAGE_SIZE, offset=first)
     p2.markdown(f"**{total:,} match{'es' if total != 1 else ''}** · showing {first + 1}–{first + len(df)} · page {page} of {pages}")
     open_picker(df, "search_open")
-    st.dataframe(result_rows(df), hide_index=True, width="stretch", column_config=RESULT_COLUMNS)
+    results_table(result_rows(df))
 
 
 st.title("Search")
