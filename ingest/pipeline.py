@@ -542,7 +542,7 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
             summary.step = "rooms"
             replaced.setdefault("events", []).extend(dropped)
             dropped = []
-            _check_rooms(con, lake, manifest, stage, run_id, summary, staged, replaced)
+            _check_rooms(con, lake, manifest, stage, run_id, summary, staged, replaced, pool)
             summary.seconds["rooms"] = time.perf_counter() - t0
     finally:
         con.close()
@@ -752,7 +752,7 @@ def _after_run(lake: Path, manifest: store.Manifest, staged: dict[str, list[tupl
 
 
 def _check_rooms(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary,
-                 staged: dict[str, list[tuple[Path, str]]], replaced: dict[str, list[str]]) -> None:  # fmt: skip
+                 staged: dict[str, list[tuple[Path, str]]], replaced: dict[str, list[str]], pool: Executor) -> None:  # fmt: skip
     """The rooms of the touched matches checked across their matches (`ingest.rooms.room_check`,
     from the tables as this run will publish them); `room_findings` rows of the rechecked matches
     replaced by the new findings."""
@@ -762,7 +762,7 @@ def _check_rooms(con: Any, lake: Path, manifest: store.Manifest, stage: Path, ru
     views = {t: f"SELECT * FROM read_parquet({_list(f)}, hive_partitioning = false)" if f else _empty_select(t)
              for t, f in src.items()}
     found = room_check(con, views["matches"], f"SELECT match_id, seq, line FROM ({views['events']})",
-                       "SELECT match_id FROM touched")  # fmt: skip
+                       "SELECT match_id FROM touched", pool=pool)  # fmt: skip
     summary.room_findings = [f.line() for f in found.findings]
     summary.room_replayed = found.replayed
     if not found.rechecked:

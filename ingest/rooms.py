@@ -17,7 +17,9 @@ Filters are passed as parameters or as registered Arrow tables, never as SQL tex
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -44,6 +46,43 @@ def _entry(line: str) -> Entry:
         return ContractError("bad_json", f"unreadable stored line: {type(e).__name__}: {e}")
 
 
+BATCH_MATCHES = 500
+"""Matches per replay job of the room check."""
+
+
+def summaries_job(batch: list[tuple[str, list[str]]]) -> list[tuple[str, RoomMatch | None]]:
+    """Replay a batch of matches (their stored lines) for the room check (a pool job)."""
+    return [(mid, room_match([_entry(x) for x in lines])) for mid, lines in batch]
+
+
+def _batches(cur: Any, size: int = BATCH_MATCHES) -> Iterator[list[tuple[str, list[str]]]]:
+    """Whole matches of a `match_id, line` result ordered by match, `size` matches at a time."""
+    batch: list[tuple[str, list[str]]] = []
+    while rows := cur.fetchmany(10_000):
+        for mid, line in rows:
+            if batch and batch[-1][0] == mid:
+                batch[-1][1].append(line)
+                continue
+            if len(batch) >= size:
+                yield batch
+                batch = []
+            batch.append((mid, [line]))
+    if batch:
+        yield batch
+
+
+def _summarise(batches: Iterator[list[tuple[str, list[str]]]], pool: Executor) -> Iterator[tuple[str, RoomMatch | None]]:
+    """`summaries_job` of each batch on the pool, a bounded number in flight, results in order."""
+    pending: deque[Future[list[tuple[str, RoomMatch | None]]]] = deque()
+    limit = 2 * max(1, getattr(pool, "_max_workers", 1)) + 2
+    for b in batches:
+        pending.append(pool.submit(summaries_job, b))
+        while len(pending) > limit:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
+
+
 @dataclass
 class RoomCheck:
     """What `room_check` found: the findings of the rechecked matches, and which matches those are
@@ -59,10 +98,11 @@ def _ids(con: Any, name: str, ids: list[str]) -> None:
 
 
 def room_check(con: Any, matches: str, events: str, touched: str | None = None, *, game: str | None = None,
-               room: str | None = None) -> RoomCheck:  # fmt: skip
+               room: str | None = None, pool: Executor | None = None) -> RoomCheck:  # fmt: skip
     """Check the rooms of `matches` (a SELECT with the `matches` columns) from `events` (a SELECT
     with `match_id, seq, line`): every room (`touched` None) or only what the matches `touched`
-    (a SELECT of `match_id`) change; optionally one game or one room (parameters)."""
+    (a SELECT of `match_id`) change; optionally one game or one room (parameters). The replays
+    run on `pool` (the ingest's workers) in batches read one after another (bounded memory)."""
     where = "room IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR game = ?) AND (CAST(? AS VARCHAR) IS NULL OR room = ?)"
     params: list[Any] = [game, game, room, room]
     if touched is not None:
@@ -92,19 +132,20 @@ def room_check(con: Any, matches: str, events: str, touched: str | None = None, 
                 if i:
                     pairs.append((order[i - 1], mid))
     need = sorted({m for p in pairs for m in p})
-    lines: dict[str, list[str]] = defaultdict(list)
+    summaries: dict[str, RoomMatch] = {}
     if need:
         _ids(con, "_room_need", need)
-        for mid, _seq, line in con.execute(
-            f"SELECT e.match_id, e.seq, e.line FROM ({events}) e SEMI JOIN _room_need n ON e.match_id = n.match_id"
+        cur = con.execute(
+            f"SELECT e.match_id, e.line FROM ({events}) e SEMI JOIN _room_need n ON e.match_id = n.match_id"
             " ORDER BY e.match_id, e.seq"
-        ).fetchall():  # fmt: skip
-            lines[mid].append(line)
-    summaries: dict[str, RoomMatch] = {}
-    for mid in need:
-        s = room_match([_entry(x) for x in lines.get(mid, [])])
-        if s is not None:
-            summaries[mid] = s if finished[mid] else replace(s, next_dealer=None, next_first=False)
+        )  # fmt: skip
+        if pool is None:
+            from ingest.pipeline import _Inline
+
+            pool = _Inline()
+        for mid, s in _summarise(_batches(cur), pool):
+            if s is not None:
+                summaries[mid] = s if finished[mid] else replace(s, next_dealer=None, next_first=False)
     findings = [f for a, b in pairs if a in summaries and b in summaries for f in check_room([summaries[a], summaries[b]])]
     return RoomCheck(findings, rechecked, len(need))
 

@@ -344,14 +344,14 @@ def _from_events(con: Any, lake: Path, events_src: str, rejects_src: str, tmp: P
 
 
 def _check_rooms(con: Any, lake: Path, events_src: str, matches_src: str, stored: dict[str, str], bad_tables: set[str],
-                 r: Report) -> None:  # fmt: skip
+                 r: Report, pool: Any) -> None:  # fmt: skip
     """Step 6: `room_findings` against a check of every room from the stored events."""
     from ingest.rooms import TABLE, findings_table, room_check
 
     if TABLE in bad_tables:
         r.notes.append(f"{TABLE} rows were not compared: a file of the table is damaged")
         return
-    found = room_check(con, matches_src, f"SELECT match_id, seq, line FROM ({events_src})")
+    found = room_check(con, matches_src, f"SELECT match_id, seq, line FROM ({events_src})", pool=pool)
     con.register("_room_expected", findings_table(found.findings))
     _compare(con, lake, TABLE, stored[TABLE], "SELECT * FROM _room_expected", "the stored events' rooms", r)
 
@@ -438,7 +438,7 @@ def _verify(lake: Path, workers: int) -> Report:
                     if t == "rules":
                         e = f"SELECT rules_id, any_value(game) AS game, any_value(preset) AS preset, any_value(options) AS options FROM ({e}) GROUP BY rules_id"
                     _compare(con, lake, t, stored[t], e, "the stored events", r)
-                _check_rooms(con, lake, stored["events"], _source(exp["matches"], "matches", False), stored, bad_tables, r)
+                _check_rooms(con, lake, stored["events"], _source(exp["matches"], "matches", False), stored, bad_tables, r, pool)
             for t in TABLES:
                 r.checked[f"{t} rows"] = con.execute(f"SELECT count(*) FROM ({stored[t]})").fetchone()[0]
     except (OSError, duckdb.Error) as e:
