@@ -218,3 +218,25 @@ def test_paiju_replay_reports_the_same_findings(lakes: dict[str, Any]) -> None:
     assert [x.split(":")[0] for x in r.stdout.splitlines() if " bad_deal " in x] == ["m3 seq 0 bad_deal PDK-R2"]
     r = paiju("replay", "--match", "m4", *files)
     assert r.returncode == 0 and " bad_deal " not in r.stdout
+
+
+def test_a_previous_match_made_invalid_by_a_refused_line_names_nobody(tmp_path: Path) -> None:
+    """m1 (E1, won by bo) followed by an unreadable line that names m1 at seq 7 (NaN: `bad_json`,
+    charged to m1 at that seq by both the replay and the ingest, issue 17): m1 is `invalid`, so it
+    names nobody and m2 (E3 led by cy) is not a finding, in the lake as in `paiju replay`."""
+    p = tmp_path / "r.jsonl"
+    evs = log("m1", E1, 1, ["ann", "bo", "cy"]) + log("m2", E3, 2, ["ann", "bo", "cy"])
+    text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in evs)
+    p.write_text(text + '{"match_id":"m1","seq":7,"type":"settled","deltas":[NaN]}\n', encoding="utf-8")
+    lake = tmp_path / "lake"
+    ingest([str(p)], lake, workers=0)
+    status = open_lake(lake).execute("SELECT match_id, status FROM matches ORDER BY match_id").fetchall()
+    assert status == [("m1", "invalid"), ("m2", "finished")]
+    assert rows(lake) == []
+    r = paiju("replay", "--json", str(p))
+    assert [json.loads(x).get("status") for x in r.stdout.splitlines()] == ["invalid", "finished"]
+    # without the refused line the same two matches are a finding (the test can fail)
+    clean = tmp_path / "clean.jsonl"
+    clean.write_text(text, encoding="utf-8")
+    ingest([str(clean)], tmp_path / "lake2", workers=0)
+    assert [x[:5] for x in rows(tmp_path / "lake2")] == [("m2", 0, "bad_deal", "PDK-R2", "m1")]
