@@ -11,7 +11,8 @@ from typing import Any
 
 from engine.explain import explain_settlement
 from engine.registry import GameNotAvailable, get_game
-from engine.replay import GroupedLog, ReplayResult, group_lines, replay, replay_with_steps
+from engine.replay import Entry, GroupedLog, ReplayResult, group_lines, replay_final, replay_with_steps
+from engine.rooms import Finding, RoomMatch, check_rooms, room_match, started_of, summarise
 from events.codec import LineError, ParsedLine, event_to_json, gc_paused, read_log
 from events.errors import UsageError
 
@@ -50,11 +51,15 @@ def _run(args: argparse.Namespace) -> int:
         from rich.console import Console
 
         console = Console(highlight=False, soft_wrap=True)  # a line is never cut or folded (grep, less -S)
+    rooms: dict[str, RoomMatch] = {}
     for entries in matches.values():
         if args.steps:
             steps, result = replay_with_steps(entries)
+            state = next((st.state for st in reversed(steps) if st.state is not None), None)
         else:  # no states kept, no step objects: the fold alone (issue 22)
-            steps, result = [], replay(entries)
+            steps, (result, state) = [], replay_final(entries)
+        if (summary := summarise(entries, result, state)) is not None:
+            rooms[summary.match_id] = summary
         any_finding |= result.status == "invalid" or bool(result.refused) or result.settlement_matches is False
         for err in result.refused:  # quarantined lines (events.md §5): not events of the match
             print(
@@ -70,7 +75,28 @@ def _run(args: argparse.Namespace) -> int:
             if args.steps:
                 _print_steps(console, result, steps)
             print_result(console, result)
-    return 1 if any_finding else 0
+    found = _room_findings(grouped.matches, rooms, args.match)
+    for f in found:
+        print(json.dumps({"room_finding": f.to_dict()}, ensure_ascii=False, separators=(",", ":")) if args.json else f.line())
+    return 1 if any_finding or found else 0
+
+
+def _room_findings(every: dict[str, list[Entry]], rooms: dict[str, RoomMatch], only: str | None) -> list[Finding]:
+    """The findings across the rooms of the replayed matches (engine/rooms.py: PDK-R2/R16, ZJH-R2,
+    SC-R23, HZ-R15, AS-R17). With `--match`, that match's only, its room's other matches of the
+    files replayed too (not shown)."""
+    if only is None:
+        return check_rooms(rooms.values())
+    if only not in rooms:
+        return []
+    me = rooms[only]
+    for mid, entries in every.items():
+        st = started_of(entries)
+        if mid != only and st is not None and (st.game, st.room) == (me.game, me.room):
+            other = room_match(entries)
+            if other is not None:
+                rooms[mid] = other
+    return [f for f in check_rooms(rooms.values()) if f.match_id == only]
 
 
 def _view(game_id: str | None, state: Any) -> dict[str, Any] | None:

@@ -85,8 +85,23 @@ def run(args: argparse.Namespace) -> int:
             ("lines read", s.lines), ("events stored", s.events), ("identical re-sends", s.duplicates),
             ("rejected lines", s.rejected), ("conflicts", s.conflicts), ("matches replayed", s.matches),
             ("  of them while parsing", s.speculative), ("raw files repaired", len(s.repaired)),
-        ] + [(f"  {k}", v) for k, v in sorted(s.statuses.items())]  # fmt: skip
+        ] + [(f"  {k}", v) for k, v in sorted(s.statuses.items())] + [("room findings", len(s.room_findings))]  # fmt: skip
         for k, v in rows:
             t.add_row(k, str(v))
         Console().print(t)
+        print_room_findings(s.room_findings)
     return 2 if s.unreadable else 0
+
+
+ROOM_FINDINGS_SHOWN = 20
+
+
+def print_room_findings(lines: list[str], shown: int = ROOM_FINDINGS_SHOWN) -> None:
+    """The room findings of a run (ingest.rooms): a line naming the count, then one line each."""
+    if not lines:
+        return
+    print(f"{len(lines)} room finding{'s' if len(lines) != 1 else ''}: {lines[0]}")
+    for line in lines[1:shown]:
+        print(f"  {line}")
+    if len(lines) > shown:
+        print(f"  … and {len(lines) - shown} more (the lake's room_findings table)")

@@ -93,9 +93,13 @@ class Summary:
     repaired: dict[str, tuple[Path, str]] = field(default_factory=dict)
     """Stored raw files whose bytes no longer matched their name, replaced by this run's copy."""
     set_aside: int = 0
+    """(rebuild) unlisted files moved out of the table folders."""
+    room_findings: list[str] = field(default_factory=list)
+    """The findings of the matches whose room check this run redid (`Finding.line`, ingest.rooms)."""
+    room_replayed: int = 0
+    """Matches replayed for the room check (the rechecked ones and the match before each)."""
     step: str = "open"
     """The step running (a key of `STEPS`): what a failure message names."""
-    """(rebuild) unlisted files moved out of the table folders."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +107,7 @@ class Summary:
             "events": self.events, "duplicates": self.duplicates, "rejected": self.rejected,
             "conflicts": self.conflicts, "matches": self.matches, "speculative": self.speculative,
             "statuses": dict(self.statuses), "repaired": sorted(self.repaired),
+            "room_findings": self.room_findings, "room_replayed": self.room_replayed,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }  # fmt: skip
 
@@ -368,7 +373,8 @@ def _pool(workers: int) -> Iterator[Executor]:
 
 
 STEPS: dict[str, str] = {"open": "opening it", "receive": "receiving the files", "parse": "parsing", "store": "storing the events",
-                         "replay": "replaying", "files": "writing the files table", "publish": "publishing"}  # fmt: skip
+                         "replay": "replaying", "rooms": "checking the rooms", "files": "writing the files table",
+                         "publish": "publishing"}  # fmt: skip
 """The steps of a run (`Summary.seconds` keys) and how a failure message names them."""
 
 
@@ -531,6 +537,13 @@ def _run(received: list[_Received], lake: Path, manifest: store.Manifest, stage:
         staged, replaced = _replay(con, lake, manifest, stage, run_id, pool, prog, summary, batch_events, replayer) \
             if replay else ({}, {})
         summary.seconds["replay"] = time.perf_counter() - t0
+        if replay:
+            t0 = time.perf_counter()
+            summary.step = "rooms"
+            replaced.setdefault("events", []).extend(dropped)
+            dropped = []
+            _check_rooms(con, lake, manifest, stage, run_id, summary, staged, replaced, pool)
+            summary.seconds["rooms"] = time.perf_counter() - t0
     finally:
         con.close()
     t0 = time.perf_counter()
@@ -711,6 +724,58 @@ def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
     drain(0)
 
 
+def _rewrite_without(con: Any, lake: Path, manifest: store.Manifest, table: str, ids: str, out: Path, run_id: str,
+                     staged: dict[str, list[tuple[Path, str]]], replaced: dict[str, list[str]]) -> None:  # fmt: skip
+    """The listed files of `table` holding rows of the matches `ids` (a SELECT of `match_id`) leave
+    the table; what else they hold is staged in a new file (`out/<table>/`)."""
+    old = store.table_files(lake, manifest, table)
+    if not old:
+        return
+    hit = [r[0] for r in con.execute(
+        f"SELECT DISTINCT filename FROM read_parquet({_list(old)}, filename = true) WHERE match_id IN ({ids})"
+    ).fetchall()]  # fmt: skip
+    for k, f in enumerate(sorted(hit)):
+        replaced.setdefault(table, []).append(Path(f).relative_to(lake).as_posix())
+        keep = f"SELECT * FROM read_parquet({_q(f)}) WHERE match_id NOT IN ({ids})"
+        if con.execute(f"SELECT count(*) FROM ({keep})").fetchone()[0]:
+            dest = out / table / f"part-{run_id}-r{k}.parquet"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            con.execute(f"COPY ({keep}) TO {_q(dest)} (FORMAT parquet, COMPRESSION zstd)")
+            staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
+
+
+def _after_run(lake: Path, manifest: store.Manifest, staged: dict[str, list[tuple[Path, str]]],
+               replaced: dict[str, list[str]], table: str) -> list[Path]:  # fmt: skip
+    """The files `table` will list once this run is published (staged ones still in the stage)."""
+    gone = set(replaced.get(table, []))
+    return [lake / p for p in manifest.tables.get(table, []) if p not in gone] + [src for src, _ in staged.get(table, [])]
+
+
+def _check_rooms(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id: str, summary: Summary,
+                 staged: dict[str, list[tuple[Path, str]]], replaced: dict[str, list[str]], pool: Executor) -> None:  # fmt: skip
+    """The rooms of the touched matches checked across their matches (`ingest.rooms.room_check`,
+    from the tables as this run will publish them); `room_findings` rows of the rechecked matches
+    replaced by the new findings."""
+    from ingest.rooms import TABLE, findings_table, room_check
+
+    src = {t: _after_run(lake, manifest, staged, replaced, t) for t in ("matches", "events")}
+    views = {t: f"SELECT * FROM read_parquet({_list(f)}, hive_partitioning = false)" if f else _empty_select(t)
+             for t, f in src.items()}
+    found = room_check(con, views["matches"], f"SELECT match_id, seq, line FROM ({views['events']})",
+                       "SELECT match_id FROM touched", pool=pool)  # fmt: skip
+    summary.room_findings = [f.line() for f in found.findings]
+    summary.room_replayed = found.replayed
+    if not found.rechecked:
+        return
+    con.register("_room_rechecked", pa.table({"match_id": pa.array(found.rechecked, pa.string())}))
+    out = stage / "out"
+    _rewrite_without(con, lake, manifest, TABLE, "SELECT match_id FROM _room_rechecked", out, run_id, staged, replaced)
+    if found.findings:
+        dest = out / TABLE / f"part-{run_id}.parquet"
+        _write(findings_table(found.findings), dest)
+        staged.setdefault(TABLE, []).append((dest, f"{TABLE}/{dest.name}"))
+
+
 def _empty_select(table: str) -> str:
     return store.empty_select(schemas()[table])
 
@@ -767,28 +832,8 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
     else:
         build_all(touched_path, stage, pool, batch_events, done)
     build = stage / "build"
-    # files of the derived tables that hold rows of a re-replayed match are rewritten without them
     for table in DERIVED:
-        old = store.table_files(lake, manifest, table)
-        if old:
-            hit = [r[0] for r in con.execute(
-                f"SELECT DISTINCT filename FROM read_parquet({_list(old)}, filename = true) "
-                "WHERE match_id IN (SELECT match_id FROM touched)"
-            ).fetchall()]  # fmt: skip
-            for k, f in enumerate(sorted(hit)):
-                rel = Path(f).relative_to(lake).as_posix()
-                replaced.setdefault(table, []).append(rel)
-                n_keep = con.execute(
-                    f"SELECT count(*) FROM read_parquet({_q(f)}) WHERE match_id NOT IN (SELECT match_id FROM touched)"
-                ).fetchone()[0]
-                if n_keep:
-                    dest = out / table / f"part-{run_id}-r{k}.parquet"
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    con.execute(
-                        f"COPY (SELECT * FROM read_parquet({_q(f)}) WHERE match_id NOT IN (SELECT match_id FROM touched)) "
-                        f"TO {_q(dest)} (FORMAT parquet, COMPRESSION zstd)"
-                    )
-                    staged.setdefault(table, []).append((dest, f"{table}/{dest.name}"))
+        _rewrite_without(con, lake, manifest, table, "SELECT match_id FROM touched", out, run_id, staged, replaced)
         parts = sorted((build / table).glob("*.parquet")) if (build / table).exists() else []
         sources = [f"SELECT * FROM read_parquet({_list(parts)})"] if parts else []
         if spec_parts[table]:

@@ -16,6 +16,9 @@ with them before anything was ingested).
 - `rules`    one row per distinct validated rules object; `rules_id` = short hash of its canonical JSON.
 - `rejects`  the quarantine: every refused line or event, where it came from and why.
 - `files`    one row per received file (raw/ holds its bytes under its SHA-256).
+- `room_findings` one row per match whose dealer breaks a rule across its room's matches
+             (PDK-R2/R16, ZJH-R2, SC-R23, HZ-R15, AS-R17; `ingest.rooms`): `previous` names the
+             match whose end names the dealer.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class Table:
     columns: tuple[tuple[str, str], ...]
     built: bool = False
     per_match: bool = False
+    cross_match: bool = False
+    """Its rows come from checking a room's matches together (`ingest.rooms`), after the replay."""
 
 
 _S, _I8, _I32, _I64, _B = "string", "int8", "int32", "int64", "bool"
@@ -72,6 +77,9 @@ REGISTRY: tuple[Table, ...] = (
         ("code", _S), ("message", _S), ("raw", _S))),
     Table("files", ("file_sha",), (
         ("file_sha", _S), ("file_name", _S), ("bytes", _I64), ("lines", _I64), ("events", _I64), ("rejected", _I64))),
+    Table("room_findings", ("match_id", "rule"), (
+        ("match_id", _S), ("seq", _I64), ("code", _S), ("rule", _S), ("message", _S), ("game", _S), ("room", _S),
+        ("previous", _S)), cross_match=True),
 )  # fmt: skip
 
 TABLES: tuple[str, ...] = tuple(t.name for t in REGISTRY)
@@ -79,6 +87,8 @@ DERIVED: tuple[str, ...] = tuple(t.name for t in REGISTRY if t.per_match)
 """Tables rebuilt for a match each time more of its events arrive."""
 BUILT: tuple[str, ...] = tuple(t.name for t in REGISTRY if t.built)
 """Tables whose rows `ingest.tables.build_tables` returns (replayed from a match's events)."""
+CROSS: tuple[str, ...] = tuple(t.name for t in REGISTRY if t.cross_match)
+"""Tables checked across matches after the replay (`ingest.rooms`)."""
 KEYS: dict[str, tuple[str, ...]] = {t.name: t.key for t in REGISTRY}
 """Unique key of each table (checked by the schema tests)."""
 

@@ -12,7 +12,9 @@ Checks, each finding naming the file, the match and what differs:
 5. tables ↔ events: every match is replayed from its STORED events (`ingest.tables.build_tables`),
    so the chain is recomputed and compared with `matches.final_hash`, and `deltas`, status,
    winners, seats, items, fans and rules with what is stored; a row that no stored event derives
-   is named, and so is a match whose events have no row.
+   is named, and so is a match whose events have no row;
+6. rooms: every room is checked again from the stored events and the replayed `matches`
+   (`ingest.rooms.room_check` over the whole lake) and `room_findings` compared with it.
 
 Verify only reads, except the catalog: rewritten when stale (`ingest.store.refresh_catalog`).
 A finding says what repairs it: `paiju rebuild` (every table from raw/), or offering the original
@@ -39,14 +41,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ingest import store
-from ingest.schema import BUILT, KEYS, TABLES, schemas
+from ingest.schema import BUILT, CROSS, KEYS, TABLES, schemas
 from ingest.tables import charged_sql
 
 REBUILD = "rebuild"
 REOFFER = "reoffer"
 SHOWN_PER_CHECK = 50
 """Findings listed per check and table; the rest are counted (`Report.more`)."""
-FROM_RAW = tuple(t for t in TABLES if t not in BUILT)
+FROM_RAW = tuple(t for t in TABLES if t not in BUILT and t not in CROSS)
 """The tables parsing and merging raw/ builds (compared in step 4)."""
 
 
@@ -341,6 +343,19 @@ def _from_events(con: Any, lake: Path, events_src: str, rejects_src: str, tmp: P
     return {t: sorted((build / t).glob("*.parquet")) if (build / t).exists() else [] for t in BUILT}
 
 
+def _check_rooms(con: Any, lake: Path, events_src: str, matches_src: str, stored: dict[str, str], bad_tables: set[str],
+                 r: Report, pool: Any) -> None:  # fmt: skip
+    """Step 6: `room_findings` against a check of every room from the stored events."""
+    from ingest.rooms import TABLE, findings_table, room_check
+
+    if TABLE in bad_tables:
+        r.notes.append(f"{TABLE} rows were not compared: a file of the table is damaged")
+        return
+    found = room_check(con, matches_src, f"SELECT match_id, seq, line FROM ({events_src})", pool=pool)
+    con.register("_room_expected", findings_table(found.findings))
+    _compare(con, lake, TABLE, stored[TABLE], "SELECT * FROM _room_expected", "the stored events' rooms", r)
+
+
 def verify(lake: str | Path, *, workers: int = 0, tries: int = 3) -> Report:
     """Check the lake (see the module docstring); raises LakeError when it cannot be read.
 
@@ -423,6 +438,7 @@ def _verify(lake: Path, workers: int) -> Report:
                     if t == "rules":
                         e = f"SELECT rules_id, any_value(game) AS game, any_value(preset) AS preset, any_value(options) AS options FROM ({e}) GROUP BY rules_id"
                     _compare(con, lake, t, stored[t], e, "the stored events", r)
+                _check_rooms(con, lake, stored["events"], _source(exp["matches"], "matches", False), stored, bad_tables, r, pool)
             for t in TABLES:
                 r.checked[f"{t} rows"] = con.execute(f"SELECT count(*) FROM ({stored[t]})").fetchone()[0]
     except (OSError, duckdb.Error) as e:

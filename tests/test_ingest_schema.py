@@ -29,6 +29,7 @@ NOT_NULL: dict[str, tuple[str, ...]] = {
     "rules": ("rules_id", "game", "preset", "options"),
     "rejects": ("file_sha", "file_name", "line", "code", "message", "raw"),
     "files": ("file_sha", "file_name", "bytes", "lines", "events", "rejected"),
+    "room_findings": ("match_id", "seq", "code", "rule", "message", "game", "room", "previous"),
 }
 
 ACCEPTED: list[tuple[str, str, set[object]]] = [
@@ -41,6 +42,7 @@ ACCEPTED: list[tuple[str, str, set[object]]] = [
     ("events", "type", set(EVENT_TYPES)),
     ("events", "game", set(GAME_IDS) | {UNKNOWN_GAME}),
     ("rules", "game", set(GAME_IDS)),
+    ("room_findings", "code", {"bad_deal"}),
 ]
 
 

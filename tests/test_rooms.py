@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from analytics.lake import open_lake
 from engine.rooms import Finding, RoomMatch, check_room, room_match
 from events.codec import parse_event
 from ingest.pipeline import ingest
@@ -174,3 +175,6 @@ def test_room_findings_over_an_ingested_lake(tmp_path: Path) -> None:
     assert room_findings(lake, room="B") == []
     assert room_findings(lake, room="x'; DROP TABLE matches; --") == []  # a parameter, not SQL
     assert room_findings(tmp_path / "no-lake-here") == []
+    # the ingest published the same findings as the lake's table (analytics.lake reads it)
+    table = open_lake(lake).execute("SELECT match_id, seq, code, rule, previous FROM room_findings ORDER BY match_id")
+    assert table.fetchall() == [("hz-2", 0, "bad_deal", "HZ-R15", "hz-1"), ("pdk-a2", 0, "bad_deal", "PDK-R2", "pdk-a1")]
