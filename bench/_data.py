@@ -176,6 +176,11 @@ _COLUMNS: dict[str, dict[str, str]] = {
         "line": "'{\"match_id\":\"' || match_id || '\",\"seq\":' || e::VARCHAR || ',\"type\":\"pass\",\"seat\":' || (e % n)::VARCHAR || '}'",
         "file_sha": "'sha0'", "file_line": "i * $events_per_match + e", "game": "game", "date": "coalesce(date, 'none')",
     },
+    "room_findings": {
+        "match_id": "match_id", "seq": "0", "code": "'bad_deal'", "rule": "'PDK-R2'", "game": "game",
+        "message": "'synthetic room finding for the benchmark'", "room": "'r' || (i % 5000)::VARCHAR",
+        "previous": "'prev-' || match_id",
+    },
 }  # fmt: skip
 _FROM = {
     "matches": "mm ORDER BY match_id",
@@ -186,6 +191,7 @@ _FROM = {
     "rejects": "mm WHERE h0 % 100 = 7 ORDER BY file_sha, line",
     "files": "range(50) t(i)",
     "events": "mm, range($events_per_match) r(e) ORDER BY game, date, match_id, seq",
+    "room_findings": "mm WHERE h0 % 1000 = 3 ORDER BY match_id",
 }
 
 
