@@ -34,7 +34,7 @@ import json
 import math
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -53,11 +53,12 @@ EVIDENCE = 10
 """Matches listed as evidence per pair (the largest contributions to T)."""
 LETS_RUN = 5
 COMPONENTS: dict[str, tuple[str, ...]] = {
-    "zhajinhua": ("joint", "no_compare", "fold_to"),
+    "zhajinhua": ("joint", "no_compare", "fold_to", "raises"),
     "mahjong": ("joint", "feeds", "deal_ins"),
-    "climbing": ("joint", "passes", "lets_run", "no_bomb"),
+    "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
-WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0}
+WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
+                              "lets_out": 2.0}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
 counts double (folding a good hand to the partner's better one; feeding the partner's claims);
 deal-ins are shown but left out (they are a part of the feeds)."""
@@ -87,15 +88,20 @@ class MatchFacts:
     """shape (pairs of seats in `combinations(range(n), 2)` order, components)."""
     seqs: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     """seat pair → seqs of the events behind its components."""
+    flows: np.ndarray | None = None
+    """Per seat pair (i, j), i < j: the settlement's net points from j to i (received by i from j
+    minus received by j from i); None when the items are unknown."""
 
 
 def _pairs(n: int) -> list[tuple[int, int]]:
     return list(combinations(range(n), 2))
 
 
-def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int]) -> MatchFacts | None:
-    """The facts of one match from its events (dicts in seq order, from `match_started`); None
-    when it has no `match_started` and `dealt`."""
+def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int],
+                items: Sequence[tuple[int, int, int]] | None = None) -> MatchFacts | None:  # fmt: skip
+    """The facts of one match from its events (dicts in seq order, from `match_started`) and its
+    settlement lines `items` ((seat, from_seat, points): the replay's `items`; None = unknown, no
+    money flow); None when it has no `match_started` and `dealt`."""
     if len(events) < 2 or events[0].get("type") != "match_started" or events[1].get("type") != "dealt":
         return None
     st, dealt = events[0], events[1]
@@ -137,37 +143,11 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
             elif t == "draw":
                 src = None
     else:
-        left = [len(h) for h in dealt["hands"]]
-        landlord_pending = game in BOTTOM_GAMES
-        top: int | None = None
-        passes = 0
-        wild: str | None = None
-        for e in events[2:]:
-            t = e.get("type")
-            if t == "laizi":
-                wild = e["rank"]
-            elif t == "play":
-                s = e["seat"]
-                if landlord_pending:
-                    left[s] += len(dealt.get("bottom") or ())
-                    landlord_pending = False
-                cards = list(e["cards"])
-                if top is not None and top != s and _is_bomb(cards, e.get("as"), wild):
-                    add(s, top, "no_bomb", e["seq"], -1.0)
-                left[s] -= len(cards)
-                top, passes = s, 0
-            elif t == "pass" and top is not None:
-                s = e["seat"]
-                add(s, top, "passes", e["seq"])
-                if left[top] <= LETS_RUN:
-                    add(s, top, "lets_run", e["seq"])
-                passes += 1
-                if passes >= n - 1:
-                    top, passes = None, 0
+        _climbing_facts(game, st, dealt, events, add)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
     return MatchFacts(
         match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
-        extra, comps, dict(seqs),
+        extra, comps, dict(seqs), _net_flows(n, items),
     )  # fmt: skip
 
 
@@ -182,8 +162,9 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     from engine.sim.rig import zjh_strength
     from engine.zhajinhua.hands import Evaluator
 
+    g = get_game("zhajinhua")
     try:
-        r = get_game("zhajinhua").parse_rules(st.get("rules") or {})
+        r = g.parse_rules(st.get("rules") or {})
         ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
     except Illegal:  # a finished match's rules always parse; the standard ranking otherwise
         ev = Evaluator()
@@ -192,7 +173,7 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     share = [zjh_strength(h) for h in dealt["hands"]]
     n = len(hands)
     active = [True] * n
-    for e in events[2:]:
+    for e, state in _states(g, st, dealt, events):
         t = e.get("type")
         if t == "compare":
             a, b = e["seat"], e["target"]
@@ -207,6 +188,96 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
                         add(i, j, "fold_to", e["seq"], share[i])
             if 0 <= i < n:
                 active[i] = False
+        elif t == "bet" and state is not None and e.get("amount", 0) > state.call(e["seat"]):
+            i = e["seat"]  # a raise (the bet is above the seat's call): against everyone still in
+            for j in range(n):
+                if j != i and active[j]:
+                    add(i, j, "raises", e["seq"])
+
+
+def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                    add: Any) -> None:  # fmt: skip
+    """Passes on the other's play (`lets_run` while the other holds `LETS_RUN` cards or fewer),
+    bombs on the other's play, and `holds_back`: passes on an *opponent's* play (Dou Dizhu: one of
+    the two is the landlord; Pao De Kuai: every other player) while holding a play that beats it.
+    Two farmers pass each other as a matter of course; an honest player lets an opponent's play
+    stand only when it has no beat or keeps it for later. The game's own reducer follows the
+    match (the hands, the landlord, the top play), its move generator answers "holds a beat"."""
+    from engine.registry import get_game
+
+    g = get_game(game)
+    n = len(dealt["hands"])
+    left = [len(h) for h in dealt["hands"]]
+    landlord_pending = game in BOTTOM_GAMES
+    top: int | None = None
+    passes = 0
+    wild: str | None = None
+    for e, state in _states(g, st, dealt, events):
+        t = e.get("type")
+        if t == "laizi":
+            wild = e["rank"]
+        elif t == "play":
+            s = e["seat"]
+            if landlord_pending:
+                left[s] += len(dealt.get("bottom") or ())
+                landlord_pending = False
+            cards = list(e["cards"])
+            if top is not None and top != s and _is_bomb(cards, e.get("as"), wild):
+                add(s, top, "no_bomb", e["seq"], -1.0)
+            left[s] -= len(cards)
+            top, passes = s, 0
+        elif t == "pass" and top is not None:
+            s = e["seat"]
+            add(s, top, "passes", e["seq"])
+            if left[top] <= LETS_RUN:
+                add(s, top, "lets_run", e["seq"])
+            if state is not None and _opponents(game, state, s, top) and _holds_beat(g, state, s):
+                add(s, top, "holds_back", e["seq"])
+                if left[top] <= LETS_RUN:
+                    add(s, top, "lets_out", e["seq"])
+            passes += 1
+            if passes >= n - 1:
+                top, passes = None, 0
+
+
+def _states(g: Any, st: Mapping[str, Any], dealt: Mapping[str, Any],
+            events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], Any]]:  # fmt: skip
+    """(event, the game's state before it) for every event after the deal, the game's own reducer
+    applying them; the state is None from an event the reducer refuses (a finished match's events
+    never are) and for the `settled` event."""
+    from engine.errors import Illegal
+    from events.codec import parse_event
+    from events.errors import ContractError
+
+    try:
+        state = g.start(parse_event(dict(st)), parse_event(dict(dealt)), g.parse_rules(st.get("rules") or {}))
+    except (Illegal, ContractError):
+        state = None
+    for e in events[2:]:
+        if e.get("type") == "settled":
+            state = None
+        yield e, state
+        if state is not None:
+            try:
+                state = g.apply(state, parse_event(dict(e)))
+            except (Illegal, ContractError):
+                state = None
+
+
+def _opponents(game: str, state: Any, i: int, j: int) -> bool:
+    """Dou Dizhu: one of the two is the landlord; Pao De Kuai: always (no sides)."""
+    if game not in BOTTOM_GAMES:
+        return True
+    return state.landlord is not None and state.landlord in (i, j)
+
+
+def _holds_beat(g: Any, state: Any, seat: int) -> bool:
+    """Whether `seat` (to act, a play on the table) holds a play that beats it."""
+    if state.top is None or getattr(state, "turn", seat) != seat:
+        return False
+    if hasattr(g, "moves_for"):
+        return bool(g.moves_for(state, seat, state.top))
+    return any(a.get("type") == "play" for a in g.legal_actions(state))
 
 
 def _is_bomb(cards: Sequence[str], as_ranks: Sequence[str] | None, wild: str | None) -> bool:
@@ -241,19 +312,35 @@ def _norm_sf(z: float) -> float:
 
 
 def _poisson_sf(k: int, mu: float) -> float:
-    """P(X ≥ k) for X ~ Poisson(mu)."""
+    """P(X ≥ k) for X ~ Poisson(mu): the terms from k up in log space when k is above the mean
+    (the upper tail, no cancellation), else 1 − the terms below k (the standard library only: the
+    ingest's integrity step does not pay for importing scipy)."""
     if k <= 0:
         return 1.0
-    from scipy.stats import poisson
+    if mu <= 0:
+        return 0.0
+    log_mu = math.log(mu)
 
-    return float(poisson.sf(k - 1, mu))
+    def term(i: int) -> float:
+        return math.exp(i * log_mu - mu - math.lgamma(i + 1))
+
+    if k > mu:
+        total, i = 0.0, k
+        while True:
+            t = term(i)
+            total += t
+            if t < total * 1e-17 or i > k + 10_000:
+                return min(1.0, total)
+            i += 1
+    return max(0.0, 1.0 - math.fsum(term(i) for i in range(k)))
 
 
 def _z_of(p: float) -> float:
     """The standard normal quantile above which `p` of the mass lies (the score of a p-value)."""
-    from scipy.stats import norm
+    from statistics import NormalDist
 
-    return float(norm.isf(max(p, 1e-300)))
+    p = min(max(p, 1e-300), 1.0 - 1e-16)
+    return -NormalDist().inv_cdf(p) if p < 0.5 else NormalDist().inv_cdf(1.0 - p)
 
 
 def _tippett(ps: Sequence[float]) -> float:
@@ -263,9 +350,11 @@ def _tippett(ps: Sequence[float]) -> float:
 
 
 def _fisher(ps: Sequence[float]) -> float:
-    from scipy.stats import chi2
-
-    return float(chi2.sf(-2 * sum(math.log(max(p, 1e-300)) for p in ps), 2 * len(ps)))
+    """Fisher's combination: P(χ²(2k) ≥ −2 Σ ln p) = e^{−x/2} Σ_{i<k} (x/2)^i / i! (even degrees
+    of freedom: the closed form)."""
+    half = -sum(math.log(max(p, 1e-300)) for p in ps)
+    return min(1.0, math.fsum(math.exp(i * math.log(half) - half - math.lgamma(i + 1)) if half > 0 else float(i == 0)
+                              for i in range(len(ps))))  # fmt: skip
 
 
 def _seed(*parts: str) -> int:
@@ -281,6 +370,8 @@ class _PairData:
     alts: list[np.ndarray] = field(default_factory=list)  # per match: every seat pair's vectors
     mids: list[str] = field(default_factory=list)
     seqs: list[list[int]] = field(default_factory=list)
+    flow: list[float] = field(default_factory=list)  # per match: net points from a to b
+    flow_var: list[float] = field(default_factory=list)  # its variance under the seat shuffle
 
 
 def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:
@@ -303,6 +394,9 @@ def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _P
             pd_.alts.append(f.comps)
             pd_.mids.append(f.match_id)
             pd_.seqs.append(f.seqs.get((i, j), []))
+            if f.flows is not None:  # a holds seat i (b seat j): a pays b −flows[k]
+                pd_.flow.append(float(-f.flows[k] if f.players[i] == a else f.flows[k]))
+                pd_.flow_var.append(float(np.mean(f.flows**2)))
     return pairs, games
 
 
@@ -401,9 +495,31 @@ def _mean_activity(g: Mapping[str, Any]) -> float:
 
 
 def _flows(pd_: _PairData) -> dict[str, float]:
-    """Joint result and the money between them: `joint_mean` (mean d_a + d_b together)."""
+    """Joint result and the money between them: `joint_mean` (mean d_a + d_b together); `flow_ab`
+    the settlement's net points from player_a to player_b over the matches whose items are known,
+    `flow_z` its standardised sum under the seat shuffle (which also draws who of the two holds
+    which seat: mean 0, variance the mean square of the match's net flows over its seat pairs) and
+    `flow_p` its two-sided normal p-value (chip dumping one way; shown, not scored)."""
     joint = [float(o[0]) for o in pd_.obs]
-    return {"joint_mean": float(np.mean(joint)) if joint else 0.0}
+    out = {"joint_mean": float(np.mean(joint)) if joint else 0.0}
+    if pd_.flow:
+        tot, var = float(sum(pd_.flow)), float(sum(pd_.flow_var))
+        z = tot / math.sqrt(var) if var > 0 else 0.0
+        out.update(flow_ab=tot, flow_z=z, flow_p=min(1.0, 2 * _norm_sf(abs(z))))
+    return out
+
+
+def _net_flows(n: int, items: Sequence[tuple[int, int, int]] | None) -> np.ndarray | None:
+    """Per seat pair (i, j), i < j: points i received from j minus points j received from i."""
+    if items is None:
+        return None
+    index = {p: k for k, p in enumerate(_pairs(n))}
+    out = np.zeros(len(index))
+    for seat, frm, points in items:
+        if seat == frm or not (0 <= seat < n and 0 <= frm < n):
+            continue
+        out[index[(min(seat, frm), max(seat, frm))]] += points if seat < frm else -points
+    return out
 
 
 def _with_q(rows: list[dict[str, Any]], fdr: float, *, by_game: bool) -> list[dict[str, Any]]:
@@ -467,8 +583,10 @@ def deal_rows(facts: Iterable[MatchFacts]) -> list[dict[str, Any]]:
 
 
 def deal_fairness(rows: Iterable[Mapping[str, Any]], *, fdr: float = FDR, min_matches: int = 1) -> list[dict[str, Any]]:
-    """Per (player, game): `strength_z` = Σz / √n, two-sided normal p-value, BH q-values per game,
-    sorted by p-value (the `deals` of `paiju integrity --json`)."""
+    """Per (player, game): `strength_z` = Σz / √n, its one-sided normal p-value P(Z ≥ z) (the
+    question is whether a player gets *better* hands than a fair shuffle gives: a dealer that
+    favours a player only ever raises its z), BH q-values per game, sorted by p-value (the `deals`
+    of `paiju integrity --json`)."""
     acc: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in rows:
         acc[(r["player"], r["game"])].append(float(r["z"]))
@@ -478,7 +596,7 @@ def deal_fairness(rows: Iterable[Mapping[str, Any]], *, fdr: float = FDR, min_ma
             continue
         z = sum(zs) / math.sqrt(len(zs))
         out.append({"player": player, "game": game, "matches": len(zs), "strength_z": z,
-                    "p_value": min(1.0, 2 * _norm_sf(abs(z)))})  # fmt: skip
+                    "p_value": _norm_sf(z)})  # fmt: skip
     for g in {r["game"] for r in out}:
         grp = [r for r in out if r["game"] == g]
         for r, q in zip(grp, bh([r["p_value"] for r in grp]), strict=True):
