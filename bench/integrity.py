@@ -117,6 +117,46 @@ def summarise(results: list[dict[str, Any]], game: str) -> list[str]:
     return out
 
 
+def step_bench(game: str, pool: int, matches: int, batch: int, repeats: int) -> None:
+    """The ingest's integrity step on a lake of `matches` matches of a `pool`-player room plus a
+    batch of `batch`: incremental (the stored facts of the lake reused) against a from-scratch
+    build of the same lake (the stored state removed first), alternated in this process."""
+    import shutil
+    import tempfile
+
+    from engine.sim.simulate import simulate_lines
+    from ingest.integrity_tables import TABLE_DIR, publish_tables, table_paths
+    from ingest.pipeline import ingest
+    from ingest.store import read_manifest
+
+    with tempfile.TemporaryDirectory(prefix="integrity-step-") as tmp:
+        root = Path(tmp)
+        w = World(pool=pool, colluders=(("p01", "p02"),))
+        (root / "base.jsonl").write_text("".join(simulate_lines(game, None, matches, 1, world=w)), encoding="utf-8")
+        (root / "batch.jsonl").write_text("".join(simulate_lines(game, None, batch, 2, world=w)), encoding="utf-8")
+        ingest([str(root / "base.jsonl")], root / "lake", workers=0)
+        shutil.copytree(root / "lake", root / "before")
+        print(f"integrity step, {game}: {pool} players, {matches} matches in the lake, a batch of {batch}; "
+              f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+        inc, full = [], []
+        for _ in range(repeats):
+            shutil.rmtree(root / "lake")
+            shutil.copytree(root / "before", root / "lake")
+            s = ingest([str(root / "batch.jsonl")], root / "lake", workers=0)
+            inc.append(s.seconds["integrity"])
+            a = {n: p.read_bytes() for n, p in (table_paths(root / "lake") or {}).items()}
+            shutil.rmtree(root / "lake" / TABLE_DIR)
+            t0 = time.perf_counter()
+            counts = publish_tables(root / "lake", read_manifest(root / "lake"))
+            full.append(time.perf_counter() - t0)
+            b = {n: p.read_bytes() for n, p in (table_paths(root / "lake") or {}).items()}
+            assert a == b and counts["matches"] == matches + batch, "incremental != from scratch"
+        print(f"  incremental (the batch): median {statistics.median(inc):.3f} s  {[round(x, 3) for x in inc]}")
+        print(f"  from scratch (the lake): median {statistics.median(full):.3f} s  {[round(x, 3) for x in full]}")
+        print(f"  ratio incremental / from scratch: {statistics.median(inc) / statistics.median(full):.3f}; tables byte-identical; "
+              f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", type=int, default=20, help="world seeds per family and kind (default 20)")
@@ -125,7 +165,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every world's matches (default 1)")
     ap.add_argument("--players", type=int, help="players in every world's pool (default: per game, SIZES)")
+    ap.add_argument("--step", metavar="GAME:POOL:MATCHES:BATCH", help="time the ingest's integrity step instead "
+                    "(incremental against from scratch), e.g. zhajinhua:200:3000:30")  # fmt: skip
     args = ap.parse_args()
+    if args.step:
+        g, pool, n, batch = args.step.split(":")
+        step_bench(g, int(pool), int(n), int(batch), 3)
+        return
     games = [g for g in args.families.split(",") if g]
     pools = {g: args.players or SIZES[g][0] for g in games}
     jobs = [(g, k, kind, pools[g], max(50, int(SIZES[g][1] * args.scale)))

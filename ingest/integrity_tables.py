@@ -374,19 +374,29 @@ class _PairData:
     flow_var: list[float] = field(default_factory=list)  # its variance under the seat shuffle
 
 
-def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:
-    pairs: dict[tuple[str, str, str], _PairData] = {}
+def activity(matches: Iterable[tuple[str, Sequence[str]]]) -> dict[str, Any]:
+    """Per game from (game, players) of every match: matches, matches per player (`active`),
+    matches per table size (`seats`): what the co-seating expectation needs."""
     games: dict[str, Any] = defaultdict(lambda: {"matches": 0, "active": defaultdict(int), "seats": defaultdict(int)})
-    for f in facts:
-        g = games[f.game]
-        n = len(f.players)
+    for gid, players in matches:
+        g = games[gid]
         g["matches"] += 1
-        g["seats"][n] += 1
-        for p in f.players:
+        g["seats"][len(players)] += 1
+        for p in players:
             g["active"][p] += 1
-        for k, (i, j) in enumerate(_pairs(n)):
+    return games
+
+
+def _collect(facts: Sequence[MatchFacts], only: set[tuple[str, str, str]] | None = None,
+             ) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:  # fmt: skip
+    """Every pair's matches (or only the pairs `only`) and the games' `activity`."""
+    pairs: dict[tuple[str, str, str], _PairData] = {}
+    for f in facts:
+        for k, (i, j) in enumerate(_pairs(len(f.players))):
             a, b = sorted((f.players[i], f.players[j]))
             key = (f.game, a, b)
+            if only is not None and key not in only:
+                continue
             pd_ = pairs.get(key)
             if pd_ is None:
                 pd_ = pairs[key] = _PairData(f.game, a, b)
@@ -397,7 +407,7 @@ def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _P
             if f.flows is not None:  # a holds seat i (b seat j): a pays b −flows[k]
                 pd_.flow.append(float(-f.flows[k] if f.players[i] == a else f.flows[k]))
                 pd_.flow_var.append(float(np.mean(f.flows**2)))
-    return pairs, games
+    return pairs, activity((f.game, f.players) for f in facts)
 
 
 def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, dict[str, float], np.ndarray]:
@@ -452,35 +462,52 @@ def pair_signals(facts: Iterable[MatchFacts], *, min_matches: int = MIN_MATCHES,
     fields plus `evidence_seqs` (match id → seqs)."""
     facts = [f for f in facts if game is None or f.game == game]
     pairs, games = _collect(facts)
+    local = {key: pair_local(pd_) for key, pd_ in pairs.items() if len(pd_.mids) >= min_matches}
+    return combine(local, games, fdr=fdr, by_all=game is None)
+
+
+def pair_local(pd_: _PairData) -> dict[str, Any]:
+    """What a pair's row takes from the pair's own matches only (the seat-shuffle statistics, the
+    evidence, the money flow): the same for the same matches, whatever else the lake holds (the
+    unit the incremental step keeps between ingests)."""
+    z, p_t, comp_z, contrib = _behaviour(pd_, COMPONENTS[family(pd_.game)])
+    order = np.argsort(-contrib, kind="stable")[:EVIDENCE]
+    return {
+        "matches_together": len(pd_.mids), "behaviour_z": z, "behaviour_p": p_t,
+        "comp_z": comp_z, "flows": _flows(pd_),
+        "evidence": [pd_.mids[r] for r in order if contrib[r] > 0],
+        "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
+    }  # fmt: skip
+
+
+def combine(local: Mapping[tuple[str, str, str], Mapping[str, Any]], games: Mapping[str, Any], *, fdr: float = FDR,
+            by_all: bool = True) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows from each pair's `pair_local` and the games' activity (`_collect`'s second part):
+    co-seating against chance, Tippett's combination, BH q-values, the `all` rows."""
     per_game: list[dict[str, Any]] = []
-    for key in sorted(pairs):
-        pd_ = pairs[key]
-        n_together = len(pd_.mids)
-        if n_together < min_matches:
-            continue
-        g = games[pd_.game]
-        names = COMPONENTS[family(pd_.game)]
-        z, p_t, comp_z, contrib = _behaviour(pd_, names)
+    for key in sorted(local):
+        gid, a, b = key
+        loc = local[key]
+        n_together, z, p_t = loc["matches_together"], loc["behaviour_z"], loc["behaviour_p"]
+        g = games[gid]
         pool = len(g["active"])
         expected = sum(
             cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items()
-        ) * (g["active"][pd_.a] * g["active"][pd_.b]) / max(1e-9, _mean_activity(g) ** 2)
+        ) * (g["active"][a] * g["active"][b]) / max(1e-9, _mean_activity(g) ** 2)
         z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
         p_co = _poisson_sf(n_together, expected)
-        order = np.argsort(-contrib, kind="stable")[:EVIDENCE]
-        evidence = [pd_.mids[r] for r in order if contrib[r] > 0]
         per_game.append({
-            "players": [pd_.a, pd_.b], "game": pd_.game, "matches_together": n_together,
+            "players": [a, b], "game": gid, "matches_together": n_together,
             "score": _z_of(_tippett([_norm_sf(z), p_co])), "p_value": _tippett([p_t, p_co]),
             "signals": {"co_seating_z": z_co, "expected_together": expected, "co_seating_p": p_co,
                         "behaviour_z": z, "behaviour_p": p_t,
-                        **{f"{c}_z": v for c, v in comp_z.items()},
-                        **_flows(pd_)},
-            "evidence": evidence,
-            "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
+                        **{f"{c}_z": v for c, v in loc["comp_z"].items()},
+                        **loc["flows"]},
+            "evidence": list(loc["evidence"]),
+            "evidence_seqs": dict(loc["evidence_seqs"]),
         })  # fmt: skip
     rows = _with_q(per_game, fdr, by_game=True)
-    if game is None and len({r["game"] for r in per_game}) > 1:
+    if by_all and len({r["game"] for r in per_game}) > 1:
         rows += _with_q(_over_games(per_game), fdr, by_game=False)
     for r in rows:
         r["signals"] = {k: _r(v) for k, v in r["signals"].items()}
@@ -671,22 +698,74 @@ CURRENT = "CURRENT.json"
 PAIR_SIGNALS, DEAL_STRENGTH = "pair_signals", "deal_strength"
 
 
+FACTS_VERSION = 2
+"""Bumped when `match_facts` or `pair_local` change: a lake's stored facts of another version are
+rebuilt from its events."""
+MATCH_FACTS, PAIR_CACHE = "match_facts", "pair_cache"
+
+_KEYS_SQL = """
+    SELECT m.match_id, m.game, CAST(m.events AS VARCHAR) || ':' || CAST(hash(m.deltas, it.items) AS VARCHAR) AS key
+    FROM matches m LEFT JOIN (
+        SELECT match_id, list([seat, from_seat, points] ORDER BY item_no) AS items FROM items GROUP BY match_id
+    ) it USING (match_id)
+    WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
+    ORDER BY m.match_id"""
+"""Every finished match with a key that changes when anything its facts are made of changes (its
+events: append-only, so their count; its settlement: the deltas and the items)."""
+
+_FACTS_SQL = """
+    SELECT m.match_id, m.deltas,
+        (SELECT list(e.line ORDER BY e.seq) FROM events e WHERE e.match_id = m.match_id) AS lines,
+        (SELECT list([i.seat, i.from_seat, i.points] ORDER BY i.item_no) FROM items i WHERE i.match_id = m.match_id)
+    FROM matches m WHERE m.match_id IN (SELECT match_id FROM wanted) ORDER BY m.match_id"""
+
+
 def lake_facts(con: Any, *, game: str | None = None) -> list[MatchFacts]:
-    """The facts of every finished match of a lake (a DuckDB connection with the `events` and
-    `matches` views, e.g. analytics.lake.open_lake), in match id order."""
-    rows = con.execute(
-        """SELECT m.match_id, m.deltas, list(e.line ORDER BY e.seq) AS lines
-           FROM matches m JOIN events e USING (match_id)
-           WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
-           GROUP BY m.match_id, m.deltas ORDER BY m.match_id""",
-        [game, game],
-    ).fetchall()
-    out = []
-    for mid, deltas, lines in rows:
-        f = match_facts(mid, [json.loads(x) for x in lines], deltas)
+    """The facts of every finished match of a lake (a DuckDB connection with the `events`,
+    `matches` and `items` views, e.g. analytics.lake.open_lake), in match id order."""
+    keys = con.execute(_KEYS_SQL, [game, game]).fetchall()
+    return list(_facts_of(con, [k[0] for k in keys]).values())
+
+
+def _facts_of(con: Any, match_ids: Sequence[str]) -> dict[str, MatchFacts]:
+    """match id → facts of those matches (in match id order; a match without a deal left out)."""
+    import pyarrow as pa
+
+    if not match_ids:
+        return {}
+    con.register("wanted", pa.table({"match_id": pa.array(list(match_ids), pa.string())}))
+    try:
+        rows = con.execute(_FACTS_SQL).fetchall()
+    finally:
+        con.unregister("wanted")
+    out = {}
+    for mid, deltas, lines, items in rows:
+        its = [(int(a), int(b), int(c)) for a, b, c in (items or []) if a is not None and b is not None and c is not None]
+        f = match_facts(mid, [json.loads(x) for x in lines or []], deltas, its)
         if f is not None:
-            out.append(f)
+            out[mid] = f
     return out
+
+
+def facts_to_json(f: MatchFacts) -> str:
+    """One match's facts as stored between ingests (floats as Python prints them: they read back
+    exactly)."""
+    return json.dumps({
+        "game": f.game, "players": list(f.players), "dealer": f.dealer, "deltas": list(f.deltas),
+        "hands": [list(h) for h in f.hands], "extra": f.extra, "comps": f.comps.tolist(),
+        "seqs": [[i, j, v] for (i, j), v in sorted(f.seqs.items())],
+        "flows": None if f.flows is None else f.flows.tolist(),
+    }, separators=(",", ":"))  # fmt: skip
+
+
+def facts_from_json(match_id: str, text: str) -> MatchFacts:
+    d = json.loads(text)
+    comps = np.array(d["comps"], dtype=float).reshape(-1, len(COMPONENTS[family(d["game"])]))
+    return MatchFacts(
+        match_id, d["game"], tuple(d["players"]), int(d["dealer"]), tuple(d["deltas"]), tuple(tuple(h) for h in d["hands"]),
+        d["extra"], comps, {(i, j): v for i, j, v in d["seqs"]},
+        None if d["flows"] is None else np.array(d["flows"], dtype=float),
+    )  # fmt: skip
 
 
 def _schemas() -> dict[str, Any]:
@@ -703,15 +782,21 @@ def _schemas() -> dict[str, Any]:
             ("match_id", s), ("game", s), ("seat", i64), ("player", s), ("position", i64), ("strength", f),
             ("fair_mean", f), ("fair_sd", f), ("z", f),
         ]),
+        MATCH_FACTS: pa.schema([("match_id", s), ("key", s), ("game", s), ("players", pa.list_(s)), ("facts", s),
+                                ("deals", s)]),
+        PAIR_CACHE: pa.schema([("game", s), ("player_a", s), ("player_b", s), ("local", s)]),
     }  # fmt: skip
 
 
 def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
-    """The two Arrow tables from the facts (default `MIN_MATCHES` and `FDR`)."""
+    """The two Arrow tables from the facts (default `MIN_MATCHES` and `FDR`), from scratch."""
+    return _tables(pair_signals(facts), deal_rows(facts))
+
+
+def _tables(pairs: Sequence[Mapping[str, Any]], deals: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     import pyarrow as pa
 
     sch = _schemas()
-    pairs = pair_signals(facts)
     prow = {
         "game": [r["game"] for r in pairs], "player_a": [r["players"][0] for r in pairs],
         "player_b": [r["players"][1] for r in pairs], "matches_together": [r["matches_together"] for r in pairs],
@@ -721,16 +806,93 @@ def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
         "evidence": [r["evidence"] for r in pairs],
         "evidence_seqs": [json.dumps(r["evidence_seqs"], sort_keys=True) for r in pairs],
     }  # fmt: skip
-    deals = deal_rows(facts)
     drow = {c: [r[c] for r in deals] for c in sch[DEAL_STRENGTH].names}
     return {PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]), DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH])}
 
 
-def publish_tables(lake: str | Path, manifest: Any) -> None:
-    """Build `pair_signals` and `deal_strength` from the lake's published events and matches and
-    publish them as Arrow IPC files under `<lake>/integrity/<generation>/`, `CURRENT.json` naming them (written
-    atomically; older generations removed). Called by the ingest after it has published (under the
-    lake's lock), by the local and the Spark engine alike."""
+def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
+    """The stored facts (match id → (key, game, players, facts, deals)) and pair results of the
+    last generation, when it was written by this `FACTS_VERSION`; empty otherwise."""
+    import pyarrow.feather as feather
+
+    try:
+        cur = json.loads((root / CURRENT).read_text(encoding="utf-8"))
+        state = cur.get("state") or {}
+        if cur.get("facts_version") != FACTS_VERSION or set(state) != {MATCH_FACTS, PAIR_CACHE}:
+            return {}, {}
+        mf = feather.read_table(root / state[MATCH_FACTS]).to_pydict()
+        pc = feather.read_table(root / state[PAIR_CACHE]).to_pydict()
+    except (FileNotFoundError, ValueError, OSError, KeyError):
+        return {}, {}
+    facts = {m: (m, k, g, list(p), f, d) for m, k, g, p, f, d in zip(mf["match_id"], mf["key"], mf["game"], mf["players"],
+                                                                      mf["facts"], mf["deals"], strict=True)}  # fmt: skip
+    cache = {(g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)}
+    return facts, cache
+
+
+def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+    """The tables of the lake behind `con` (views `events`, `matches`, `items`), reusing what the
+    last generation under `root` stored: only matches new to the lake (or whose key changed) are
+    read and measured, only pairs that met in them get the seat-shuffle statistics again; the rest
+    (co-seating against chance, BH, the `all` rows) is recomputed from the stored results, which
+    are the ones a from-scratch build gives (the Monte Carlo is seeded by the pair). Returns the
+    public tables, the state tables and counts (matches measured, pairs recomputed)."""
+    import pyarrow as pa
+
+    old, cache = _previous(root)
+    keys = con.execute(_KEYS_SQL, [None, None]).fetchall()
+    fresh = [mid for mid, _g, key in keys if mid not in old or old[mid][1] != key]
+    if set(old) - {k[0] for k in keys}:
+        cache = {}  # a match left the lake (not an append): recompute every pair
+    new = _facts_of(con, fresh)
+    records: list[tuple[str, str, str, list[str], str, str]] = []
+    touched: set[tuple[str, str, str]] = set()
+    for mid, g, key in keys:
+        f = new.get(mid)
+        if f is not None:
+            records.append((mid, key, g, list(f.players), facts_to_json(f), json.dumps(deal_rows([f]), separators=(",", ":"))))
+            touched.update((g, *sorted((f.players[i], f.players[j]))) for i, j in _pairs(len(f.players)))  # type: ignore[misc]
+        elif mid in old and old[mid][1] == key:
+            records.append(old[mid])
+    counts: dict[tuple[str, str, str], int] = defaultdict(int)
+    for _m, _k, g, players, _f, _d in records:
+        for i, j in _pairs(len(players)):
+            a, b = sorted((players[i], players[j]))
+            counts[(g, a, b)] += 1
+    local: dict[tuple[str, str, str], dict[str, Any]] = {}
+    redo: set[tuple[str, str, str]] = set()
+    for key, n in counts.items():
+        if n < MIN_MATCHES:
+            continue
+        loc = json.loads(cache[key]) if key in cache and key not in touched else None
+        if loc is None or loc["matches_together"] != n:
+            redo.add(key)
+        else:
+            local[key] = loc
+    if redo:
+        need = [r for r in records if any((r[2], *sorted((r[3][i], r[3][j]))) in redo for i, j in _pairs(len(r[3])))]
+        pairs, _ = _collect([new.get(r[0]) or facts_from_json(r[0], r[4]) for r in need], only=redo)
+        local.update({key: pair_local(pd_) for key, pd_ in pairs.items()})
+    rows = combine(local, activity((r[2], r[3]) for r in records))
+    deals = [d for r in records for d in json.loads(r[5])]
+    sch = _schemas()
+    state = {
+        MATCH_FACTS: pa.table({c: [r[k] for r in records] for k, c in enumerate(sch[MATCH_FACTS].names)}, schema=sch[MATCH_FACTS]),
+        PAIR_CACHE: pa.table({"game": [k[0] for k in sorted(local)], "player_a": [k[1] for k in sorted(local)],
+                              "player_b": [k[2] for k in sorted(local)],
+                              "local": [json.dumps(local[k], separators=(",", ":")) for k in sorted(local)]},
+                             schema=sch[PAIR_CACHE]),
+    }  # fmt: skip
+    return _tables(rows, deals), state, {"matches": len(new), "pairs": len(redo)}
+
+
+def publish_tables(lake: str | Path, manifest: Any) -> dict[str, int]:
+    """Build `pair_signals` and `deal_strength` from the lake's published events, matches and items
+    (`update_tables`: the cost of what the last ingest added) and publish them as Arrow IPC files
+    under `<lake>/integrity/<generation>/` with the state the next ingest reuses (`match_facts`,
+    `pair_cache`), `CURRENT.json` naming them (written atomically; older generations removed).
+    Called by the ingest after it has published (under the lake's lock), by the local and the Spark
+    engine alike. Returns `update_tables`' counts."""
     import duckdb
     import pyarrow.feather as feather
 
@@ -740,25 +902,27 @@ def publish_tables(lake: str | Path, manifest: Any) -> None:
     con = duckdb.connect(":memory:")
     try:
         con.execute("SET enable_progress_bar = false")
-        for t in ("events", "matches"):
+        for t in ("events", "matches", "items"):
             con.execute(f"CREATE VIEW {t} AS {view_sql(root, manifest, t)}")
-        tables = build_tables(lake_facts(con))
+        tables, state, counts = update_tables(con, root / TABLE_DIR)
     finally:
         con.close()
     gen = str(manifest.generation)
     folder = root / TABLE_DIR / gen
     folder.mkdir(parents=True, exist_ok=True)
-    for name, t in tables.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
+    for name, t in {**tables, **state}.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
         feather.write_feather(t, folder / f"{name}.arrow", compression="zstd")
     tmp = root / TABLE_DIR / f".{CURRENT}.tmp"
-    tmp.write_text(json.dumps({"generation": manifest.generation,
-                               "tables": {n: f"{gen}/{n}.arrow" for n in tables}}), encoding="utf-8")  # fmt: skip
+    tmp.write_text(json.dumps({"generation": manifest.generation, "facts_version": FACTS_VERSION,
+                               "tables": {n: f"{gen}/{n}.arrow" for n in tables},
+                               "state": {n: f"{gen}/{n}.arrow" for n in state}}), encoding="utf-8")  # fmt: skip
     os.replace(tmp, root / TABLE_DIR / CURRENT)
     for old in (root / TABLE_DIR).iterdir():
         if old.is_dir() and old.name != gen:
             for p in old.iterdir():
                 p.unlink()
             old.rmdir()
+    return counts
 
 
 def table_paths(lake: str | Path) -> dict[str, Path] | None:
