@@ -120,7 +120,8 @@ def test_world_without_options_is_the_same_bytes() -> None:
         assert list(simulate_lines(g, None, 15, 4, world=World(pool=40))) == a
 
 
-@pytest.mark.parametrize("game", ["zhajinhua", "hongzhong", "anshun", "ddz", "ddz_laizi", "paodekuai"])
+@pytest.mark.parametrize("game", ["zhajinhua", "hongzhong", "anshun", "sichuan_xuezhan", "sichuan_xueliu", "ddz", "ddz_laizi",
+                                  "paodekuai"])  # fmt: skip
 def test_colluding_worlds_replay_finished_and_are_deterministic(game: str, tmp_path: Path) -> None:
     w = World(pool=6, colluders=(("p01", "p02"),), rig=("p03", 0.5), seek=0.5)
     texts = list(simulate_lines(game, None, 25, 8, world=w))

@@ -193,17 +193,6 @@ def test_deal_p_value_is_one_sided() -> None:
 
 
 # ------------------------------------------------------------------ Sichuan colluders
-@pytest.mark.parametrize("game", ["sichuan_xuezhan", "sichuan_xueliu"])
-def test_sichuan_colluding_worlds_replay_finished(game: str, tmp_path: Path) -> None:
-    w = World(pool=6, colluders=(("p01", "p02"),), rig=("p03", 0.5), seek=0.5)
-    texts = list(simulate_lines(game, None, 20, 8, world=w))
-    assert texts == list(simulate_lines(game, None, 20, 8, world=w, workers=2, batch=10))
-    log = tmp_path / "w.jsonl"
-    log.write_text("".join(texts), encoding="utf-8")
-    out = subprocess.run([PAIJU, "replay", str(log), "--json"], capture_output=True, text=True, check=False)
-    assert [json.loads(x)["status"] for x in out.stdout.splitlines()] == ["finished"] * 20, out.stderr
-
-
 def test_sichuan_colluders_feed_each_other() -> None:
     """Sichuan colluders discard what the partner can win on or peng: the pair ranks first by
     its feeds (the seat-shuffle null)."""
