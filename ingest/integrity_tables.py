@@ -13,12 +13,14 @@ each other (the components below); the seat-shuffle null re-draws, independently
 two seats the pair held (every unordered pair of seats of that match equally likely: players are
 exchangeable within a match when nobody colludes). Components (positive = more like collusion):
 - all games: `joint` = (d_i + d_j) / (½ Σ|d|), the pair's joint result in that match;
-- Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while the other
-  goes on to win the pot;
+- Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while a stronger
+  hand of the other is still in, `raises` = raises by one while the other is in (shown, weight 0);
 - mahjong: `feeds` = pengs, exposed kongs and wins by one on the other's discard, `deal_ins` =
   the wins among them (点炮);
 - climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
-  5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play).
+  5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play), `holds_back` =
+  passes on an opponent's play while holding a beat, `lets_out` = those while it holds 5 or fewer.
+Besides, the settlement lines give the net money between the two (`flow_ab`, `flow_z`: shown).
 Each component is standardised by its exact null mean and SD; the pair's statistic T is their
 weighted sum (`WEIGHTS`)
 standardised again exactly (`behaviour_z`), its p-value is Monte Carlo under the same null. The

@@ -9,8 +9,8 @@ pair's policy overrides the proposal where the pair gains, and every override is
 - Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on
   (where a discard may be won on) or peng, before the bot's own choice; never peng or kong away a
   discard the partner could win on.
-- Sichuan (血战 sichuan_xuezhan, 血流 sichuan_xueliu): discard a tile the partner (still in the
-  hand, SC-R18) can win on (no tile of its void suit in the hand after it, SC-H1) or peng, before
+- Sichuan (血战 sichuan_xuezhan, 血流 sichuan_xueliu): discard a tile the partner (still active,
+  SC-R20) can win on (no tile of its void suit in the hand after it, SC-H1) or peng, before
   the bot's own choice, wherever the discard is legal (the void suit goes first, SC-R5).
 - Dou Dizhu, Pao De Kuai: never beat the partner's play (pass where passing is legal: the partner
   runs out, bombs are held back).
