@@ -40,7 +40,7 @@ SIZES: dict[str, tuple[int, int]] = {
     "zhajinhua": (40, 3000), "ddz": (40, 3000), "anshun": (10, 350), "sichuan_xuezhan": (10, 350),
 }  # fmt: skip
 """Per game: (players in the pool, matches per world). Zha Jin Hua and Dou Dizhu at the issue's size
-(40 players, 3,000 matches: 375 / 225 deals per player, 19.2 / 11.5 shared matches per pair at
+(40 players, 3,000 matches: 375 / 225 deals per player, 38.5 / 11.5 shared matches per pair at
 chance seating); the mahjong games smaller (a Sichuan match costs 4 times a card match to play;
 `--players`/`--scale` give other sizes)."""
 RIG: dict[str, float] = {"zhajinhua": 0.36, "anshun": 0.36, "sichuan_xuezhan": 0.36, "ddz": 0.3}
