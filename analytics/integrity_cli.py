@@ -58,11 +58,13 @@ def _print(rep: dict[str, Any], fdr: float) -> None:
     flagged = [p for p in pairs if p["flagged"]]
     t = Table(title=f"pairs ({len(flagged)} flagged at FDR {fdr} of {len(pairs)} tested; top {SHOWN} by score)",
               title_justify="left", header_style="bold")  # fmt: skip
-    for c in ("players", "game", "together", "score", "p", "q", "flag", "evidence"):
-        t.add_column(c, justify="right" if c in ("together", "score", "p", "q") else "left")
+    for c in ("players", "game", "together", "score", "p", "q", "flag", "money a→b", "evidence"):
+        t.add_column(c, justify="right" if c in ("together", "score", "p", "q", "money a→b") else "left")
     for p in pairs[:SHOWN]:
+        flow = p["signals"].get("flow_ab")
         t.add_row(" + ".join(p["players"]), p["game"], str(p["matches_together"]), f"{p['score']:.2f}",
                   f"{p['p_value']:.2g}", f"{p['q_value']:.2g}", "FLAG" if p["flagged"] else "",
+                  "" if flow is None else f"{flow:+.0f} (z {p['signals']['flow_z']:.1f})",
                   ", ".join(p["evidence"][:3]) + (" …" if len(p["evidence"]) > 3 else ""))  # fmt: skip
     console.print(t)
     deals = rep["deals"]

@@ -13,12 +13,14 @@ each other (the components below); the seat-shuffle null re-draws, independently
 two seats the pair held (every unordered pair of seats of that match equally likely: players are
 exchangeable within a match when nobody colludes). Components (positive = more like collusion):
 - all games: `joint` = (d_i + d_j) / (½ Σ|d|), the pair's joint result in that match;
-- Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while the other
-  goes on to win the pot;
+- Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while a stronger
+  hand of the other is still in, `raises` = raises by one while the other is in (shown, weight 0);
 - mahjong: `feeds` = pengs, exposed kongs and wins by one on the other's discard, `deal_ins` =
   the wins among them (点炮);
 - climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
-  5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play).
+  5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play), `holds_back` =
+  passes on an opponent's play while holding a beat, `lets_out` = those while it holds 5 or fewer.
+Besides, the settlement lines give the net money between the two (`flow_ab`, `flow_z`: shown).
 Each component is standardised by its exact null mean and SD; the pair's statistic T is their
 weighted sum (`WEIGHTS`)
 standardised again exactly (`behaviour_z`), its p-value is Monte Carlo under the same null. The
@@ -34,7 +36,7 @@ import json
 import math
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -53,11 +55,12 @@ EVIDENCE = 10
 """Matches listed as evidence per pair (the largest contributions to T)."""
 LETS_RUN = 5
 COMPONENTS: dict[str, tuple[str, ...]] = {
-    "zhajinhua": ("joint", "no_compare", "fold_to"),
+    "zhajinhua": ("joint", "no_compare", "fold_to", "raises"),
     "mahjong": ("joint", "feeds", "deal_ins"),
-    "climbing": ("joint", "passes", "lets_run", "no_bomb"),
+    "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
-WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0}
+WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
+                              "lets_out": 2.0}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
 counts double (folding a good hand to the partner's better one; feeding the partner's claims);
 deal-ins are shown but left out (they are a part of the feeds)."""
@@ -87,15 +90,20 @@ class MatchFacts:
     """shape (pairs of seats in `combinations(range(n), 2)` order, components)."""
     seqs: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     """seat pair → seqs of the events behind its components."""
+    flows: np.ndarray | None = None
+    """Per seat pair (i, j), i < j: the settlement's net points from j to i (received by i from j
+    minus received by j from i); None when the items are unknown."""
 
 
 def _pairs(n: int) -> list[tuple[int, int]]:
     return list(combinations(range(n), 2))
 
 
-def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int]) -> MatchFacts | None:
-    """The facts of one match from its events (dicts in seq order, from `match_started`); None
-    when it has no `match_started` and `dealt`."""
+def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int],
+                items: Sequence[tuple[int, int, int]] | None = None) -> MatchFacts | None:  # fmt: skip
+    """The facts of one match from its events (dicts in seq order, from `match_started`) and its
+    settlement lines `items` ((seat, from_seat, points): the replay's `items`; None = unknown, no
+    money flow); None when it has no `match_started` and `dealt`."""
     if len(events) < 2 or events[0].get("type") != "match_started" or events[1].get("type") != "dealt":
         return None
     st, dealt = events[0], events[1]
@@ -137,37 +145,11 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
             elif t == "draw":
                 src = None
     else:
-        left = [len(h) for h in dealt["hands"]]
-        landlord_pending = game in BOTTOM_GAMES
-        top: int | None = None
-        passes = 0
-        wild: str | None = None
-        for e in events[2:]:
-            t = e.get("type")
-            if t == "laizi":
-                wild = e["rank"]
-            elif t == "play":
-                s = e["seat"]
-                if landlord_pending:
-                    left[s] += len(dealt.get("bottom") or ())
-                    landlord_pending = False
-                cards = list(e["cards"])
-                if top is not None and top != s and _is_bomb(cards, e.get("as"), wild):
-                    add(s, top, "no_bomb", e["seq"], -1.0)
-                left[s] -= len(cards)
-                top, passes = s, 0
-            elif t == "pass" and top is not None:
-                s = e["seat"]
-                add(s, top, "passes", e["seq"])
-                if left[top] <= LETS_RUN:
-                    add(s, top, "lets_run", e["seq"])
-                passes += 1
-                if passes >= n - 1:
-                    top, passes = None, 0
+        _climbing_facts(game, st, dealt, events, add)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
     return MatchFacts(
         match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
-        extra, comps, dict(seqs),
+        extra, comps, dict(seqs), _net_flows(n, items),
     )  # fmt: skip
 
 
@@ -182,8 +164,9 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     from engine.sim.rig import zjh_strength
     from engine.zhajinhua.hands import Evaluator
 
+    g = get_game("zhajinhua")
     try:
-        r = get_game("zhajinhua").parse_rules(st.get("rules") or {})
+        r = g.parse_rules(st.get("rules") or {})
         ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
     except Illegal:  # a finished match's rules always parse; the standard ranking otherwise
         ev = Evaluator()
@@ -192,7 +175,7 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     share = [zjh_strength(h) for h in dealt["hands"]]
     n = len(hands)
     active = [True] * n
-    for e in events[2:]:
+    for e, state in _states(g, st, dealt, events):
         t = e.get("type")
         if t == "compare":
             a, b = e["seat"], e["target"]
@@ -207,6 +190,96 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
                         add(i, j, "fold_to", e["seq"], share[i])
             if 0 <= i < n:
                 active[i] = False
+        elif t == "bet" and state is not None and e.get("amount", 0) > state.call(e["seat"]):
+            i = e["seat"]  # a raise (the bet is above the seat's call): against everyone still in
+            for j in range(n):
+                if j != i and active[j]:
+                    add(i, j, "raises", e["seq"])
+
+
+def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                    add: Any) -> None:  # fmt: skip
+    """Passes on the other's play (`lets_run` while the other holds `LETS_RUN` cards or fewer),
+    bombs on the other's play, and `holds_back`: passes on an *opponent's* play (Dou Dizhu: one of
+    the two is the landlord; Pao De Kuai: every other player) while holding a play that beats it.
+    Two farmers pass each other as a matter of course; an honest player lets an opponent's play
+    stand only when it has no beat or keeps it for later. The game's own reducer follows the
+    match (the hands, the landlord, the top play), its move generator answers "holds a beat"."""
+    from engine.registry import get_game
+
+    g = get_game(game)
+    n = len(dealt["hands"])
+    left = [len(h) for h in dealt["hands"]]
+    landlord_pending = game in BOTTOM_GAMES
+    top: int | None = None
+    passes = 0
+    wild: str | None = None
+    for e, state in _states(g, st, dealt, events):
+        t = e.get("type")
+        if t == "laizi":
+            wild = e["rank"]
+        elif t == "play":
+            s = e["seat"]
+            if landlord_pending:
+                left[s] += len(dealt.get("bottom") or ())
+                landlord_pending = False
+            cards = list(e["cards"])
+            if top is not None and top != s and _is_bomb(cards, e.get("as"), wild):
+                add(s, top, "no_bomb", e["seq"], -1.0)
+            left[s] -= len(cards)
+            top, passes = s, 0
+        elif t == "pass" and top is not None:
+            s = e["seat"]
+            add(s, top, "passes", e["seq"])
+            if left[top] <= LETS_RUN:
+                add(s, top, "lets_run", e["seq"])
+            if state is not None and _opponents(game, state, s, top) and _holds_beat(g, state, s):
+                add(s, top, "holds_back", e["seq"])
+                if left[top] <= LETS_RUN:
+                    add(s, top, "lets_out", e["seq"])
+            passes += 1
+            if passes >= n - 1:
+                top, passes = None, 0
+
+
+def _states(g: Any, st: Mapping[str, Any], dealt: Mapping[str, Any],
+            events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], Any]]:  # fmt: skip
+    """(event, the game's state before it) for every event after the deal, the game's own reducer
+    applying them; the state is None from an event the reducer refuses (a finished match's events
+    never are) and for the `settled` event."""
+    from engine.errors import Illegal
+    from events.codec import parse_event
+    from events.errors import ContractError
+
+    try:
+        state = g.start(parse_event(dict(st)), parse_event(dict(dealt)), g.parse_rules(st.get("rules") or {}))
+    except (Illegal, ContractError):
+        state = None
+    for e in events[2:]:
+        if e.get("type") == "settled":
+            state = None
+        yield e, state
+        if state is not None:
+            try:
+                state = g.apply(state, parse_event(dict(e)))
+            except (Illegal, ContractError):
+                state = None
+
+
+def _opponents(game: str, state: Any, i: int, j: int) -> bool:
+    """Dou Dizhu: one of the two is the landlord; Pao De Kuai: always (no sides)."""
+    if game not in BOTTOM_GAMES:
+        return True
+    return state.landlord is not None and state.landlord in (i, j)
+
+
+def _holds_beat(g: Any, state: Any, seat: int) -> bool:
+    """Whether `seat` (to act, a play on the table) holds a play that beats it."""
+    if state.top is None or getattr(state, "turn", seat) != seat:
+        return False
+    if hasattr(g, "moves_for"):
+        return bool(g.moves_for(state, seat, state.top))
+    return any(a.get("type") == "play" for a in g.legal_actions(state))
 
 
 def _is_bomb(cards: Sequence[str], as_ranks: Sequence[str] | None, wild: str | None) -> bool:
@@ -241,19 +314,35 @@ def _norm_sf(z: float) -> float:
 
 
 def _poisson_sf(k: int, mu: float) -> float:
-    """P(X ≥ k) for X ~ Poisson(mu)."""
+    """P(X ≥ k) for X ~ Poisson(mu): the terms from k up in log space when k is above the mean
+    (the upper tail, no cancellation), else 1 − the terms below k (the standard library only: the
+    ingest's integrity step does not pay for importing scipy)."""
     if k <= 0:
         return 1.0
-    from scipy.stats import poisson
+    if mu <= 0:
+        return 0.0
+    log_mu = math.log(mu)
 
-    return float(poisson.sf(k - 1, mu))
+    def term(i: int) -> float:
+        return math.exp(i * log_mu - mu - math.lgamma(i + 1))
+
+    if k > mu:
+        total, i = 0.0, k
+        while True:
+            t = term(i)
+            total += t
+            if t < total * 1e-17 or i > k + 10_000:
+                return min(1.0, total)
+            i += 1
+    return max(0.0, 1.0 - math.fsum(term(i) for i in range(k)))
 
 
 def _z_of(p: float) -> float:
     """The standard normal quantile above which `p` of the mass lies (the score of a p-value)."""
-    from scipy.stats import norm
+    from statistics import NormalDist
 
-    return float(norm.isf(max(p, 1e-300)))
+    p = min(max(p, 1e-300), 1.0 - 1e-16)
+    return -NormalDist().inv_cdf(p) if p < 0.5 else NormalDist().inv_cdf(1.0 - p)
 
 
 def _tippett(ps: Sequence[float]) -> float:
@@ -263,9 +352,11 @@ def _tippett(ps: Sequence[float]) -> float:
 
 
 def _fisher(ps: Sequence[float]) -> float:
-    from scipy.stats import chi2
-
-    return float(chi2.sf(-2 * sum(math.log(max(p, 1e-300)) for p in ps), 2 * len(ps)))
+    """Fisher's combination: P(χ²(2k) ≥ −2 Σ ln p) = e^{−x/2} Σ_{i<k} (x/2)^i / i! (even degrees
+    of freedom: the closed form)."""
+    half = -sum(math.log(max(p, 1e-300)) for p in ps)
+    return min(1.0, math.fsum(math.exp(i * math.log(half) - half - math.lgamma(i + 1)) if half > 0 else float(i == 0)
+                              for i in range(len(ps))))  # fmt: skip
 
 
 def _seed(*parts: str) -> int:
@@ -281,21 +372,33 @@ class _PairData:
     alts: list[np.ndarray] = field(default_factory=list)  # per match: every seat pair's vectors
     mids: list[str] = field(default_factory=list)
     seqs: list[list[int]] = field(default_factory=list)
+    flow: list[float] = field(default_factory=list)  # per match: net points from a to b
+    flow_var: list[float] = field(default_factory=list)  # its variance under the seat shuffle
 
 
-def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:
-    pairs: dict[tuple[str, str, str], _PairData] = {}
+def activity(matches: Iterable[tuple[str, Sequence[str]]]) -> dict[str, Any]:
+    """Per game from (game, players) of every match: matches, matches per player (`active`),
+    matches per table size (`seats`): what the co-seating expectation needs."""
     games: dict[str, Any] = defaultdict(lambda: {"matches": 0, "active": defaultdict(int), "seats": defaultdict(int)})
-    for f in facts:
-        g = games[f.game]
-        n = len(f.players)
+    for gid, players in matches:
+        g = games[gid]
         g["matches"] += 1
-        g["seats"][n] += 1
-        for p in f.players:
+        g["seats"][len(players)] += 1
+        for p in players:
             g["active"][p] += 1
-        for k, (i, j) in enumerate(_pairs(n)):
+    return games
+
+
+def _collect(facts: Sequence[MatchFacts], only: set[tuple[str, str, str]] | None = None,
+             ) -> tuple[dict[tuple[str, str, str], _PairData], dict[str, Any]]:  # fmt: skip
+    """Every pair's matches (or only the pairs `only`) and the games' `activity`."""
+    pairs: dict[tuple[str, str, str], _PairData] = {}
+    for f in facts:
+        for k, (i, j) in enumerate(_pairs(len(f.players))):
             a, b = sorted((f.players[i], f.players[j]))
             key = (f.game, a, b)
+            if only is not None and key not in only:
+                continue
             pd_ = pairs.get(key)
             if pd_ is None:
                 pd_ = pairs[key] = _PairData(f.game, a, b)
@@ -303,7 +406,10 @@ def _collect(facts: Iterable[MatchFacts]) -> tuple[dict[tuple[str, str, str], _P
             pd_.alts.append(f.comps)
             pd_.mids.append(f.match_id)
             pd_.seqs.append(f.seqs.get((i, j), []))
-    return pairs, games
+            if f.flows is not None:  # a holds seat i (b seat j): a pays b −flows[k]
+                pd_.flow.append(float(-f.flows[k] if f.players[i] == a else f.flows[k]))
+                pd_.flow_var.append(float(np.mean(f.flows**2)))
+    return pairs, activity((f.game, f.players) for f in facts)
 
 
 def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, dict[str, float], np.ndarray]:
@@ -358,35 +464,52 @@ def pair_signals(facts: Iterable[MatchFacts], *, min_matches: int = MIN_MATCHES,
     fields plus `evidence_seqs` (match id → seqs)."""
     facts = [f for f in facts if game is None or f.game == game]
     pairs, games = _collect(facts)
+    local = {key: pair_local(pd_) for key, pd_ in pairs.items() if len(pd_.mids) >= min_matches}
+    return combine(local, games, fdr=fdr, by_all=game is None)
+
+
+def pair_local(pd_: _PairData) -> dict[str, Any]:
+    """What a pair's row takes from the pair's own matches only (the seat-shuffle statistics, the
+    evidence, the money flow): the same for the same matches, whatever else the lake holds (the
+    unit the incremental step keeps between ingests)."""
+    z, p_t, comp_z, contrib = _behaviour(pd_, COMPONENTS[family(pd_.game)])
+    order = np.argsort(-contrib, kind="stable")[:EVIDENCE]
+    return {
+        "matches_together": len(pd_.mids), "behaviour_z": z, "behaviour_p": p_t,
+        "comp_z": comp_z, "flows": _flows(pd_),
+        "evidence": [pd_.mids[r] for r in order if contrib[r] > 0],
+        "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
+    }  # fmt: skip
+
+
+def combine(local: Mapping[tuple[str, str, str], Mapping[str, Any]], games: Mapping[str, Any], *, fdr: float = FDR,
+            by_all: bool = True) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows from each pair's `pair_local` and the games' activity (`_collect`'s second part):
+    co-seating against chance, Tippett's combination, BH q-values, the `all` rows."""
     per_game: list[dict[str, Any]] = []
-    for key in sorted(pairs):
-        pd_ = pairs[key]
-        n_together = len(pd_.mids)
-        if n_together < min_matches:
-            continue
-        g = games[pd_.game]
-        names = COMPONENTS[family(pd_.game)]
-        z, p_t, comp_z, contrib = _behaviour(pd_, names)
+    for key in sorted(local):
+        gid, a, b = key
+        loc = local[key]
+        n_together, z, p_t = loc["matches_together"], loc["behaviour_z"], loc["behaviour_p"]
+        g = games[gid]
         pool = len(g["active"])
         expected = sum(
             cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items()
-        ) * (g["active"][pd_.a] * g["active"][pd_.b]) / max(1e-9, _mean_activity(g) ** 2)
+        ) * (g["active"][a] * g["active"][b]) / max(1e-9, _mean_activity(g) ** 2)
         z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
         p_co = _poisson_sf(n_together, expected)
-        order = np.argsort(-contrib, kind="stable")[:EVIDENCE]
-        evidence = [pd_.mids[r] for r in order if contrib[r] > 0]
         per_game.append({
-            "players": [pd_.a, pd_.b], "game": pd_.game, "matches_together": n_together,
+            "players": [a, b], "game": gid, "matches_together": n_together,
             "score": _z_of(_tippett([_norm_sf(z), p_co])), "p_value": _tippett([p_t, p_co]),
             "signals": {"co_seating_z": z_co, "expected_together": expected, "co_seating_p": p_co,
                         "behaviour_z": z, "behaviour_p": p_t,
-                        **{f"{c}_z": v for c, v in comp_z.items()},
-                        **_flows(pd_)},
-            "evidence": evidence,
-            "evidence_seqs": {pd_.mids[r]: sorted(set(pd_.seqs[r])) for r in order if contrib[r] > 0},
+                        **{f"{c}_z": v for c, v in loc["comp_z"].items()},
+                        **loc["flows"]},
+            "evidence": list(loc["evidence"]),
+            "evidence_seqs": dict(loc["evidence_seqs"]),
         })  # fmt: skip
     rows = _with_q(per_game, fdr, by_game=True)
-    if game is None and len({r["game"] for r in per_game}) > 1:
+    if by_all and len({r["game"] for r in per_game}) > 1:
         rows += _with_q(_over_games(per_game), fdr, by_game=False)
     for r in rows:
         r["signals"] = {k: _r(v) for k, v in r["signals"].items()}
@@ -401,9 +524,31 @@ def _mean_activity(g: Mapping[str, Any]) -> float:
 
 
 def _flows(pd_: _PairData) -> dict[str, float]:
-    """Joint result and the money between them: `joint_mean` (mean d_a + d_b together)."""
+    """Joint result and the money between them: `joint_mean` (mean d_a + d_b together); `flow_ab`
+    the settlement's net points from player_a to player_b over the matches whose items are known,
+    `flow_z` its standardised sum under the seat shuffle (which also draws who of the two holds
+    which seat: mean 0, variance the mean square of the match's net flows over its seat pairs) and
+    `flow_p` its two-sided normal p-value (chip dumping one way; shown, not scored)."""
     joint = [float(o[0]) for o in pd_.obs]
-    return {"joint_mean": float(np.mean(joint)) if joint else 0.0}
+    out = {"joint_mean": float(np.mean(joint)) if joint else 0.0}
+    if pd_.flow:
+        tot, var = float(sum(pd_.flow)), float(sum(pd_.flow_var))
+        z = tot / math.sqrt(var) if var > 0 else 0.0
+        out.update(flow_ab=tot, flow_z=z, flow_p=min(1.0, 2 * _norm_sf(abs(z))))
+    return out
+
+
+def _net_flows(n: int, items: Sequence[tuple[int, int, int]] | None) -> np.ndarray | None:
+    """Per seat pair (i, j), i < j: points i received from j minus points j received from i."""
+    if items is None:
+        return None
+    index = {p: k for k, p in enumerate(_pairs(n))}
+    out = np.zeros(len(index))
+    for seat, frm, points in items:
+        if seat == frm or not (0 <= seat < n and 0 <= frm < n):
+            continue
+        out[index[(min(seat, frm), max(seat, frm))]] += points if seat < frm else -points
+    return out
 
 
 def _with_q(rows: list[dict[str, Any]], fdr: float, *, by_game: bool) -> list[dict[str, Any]]:
@@ -467,8 +612,10 @@ def deal_rows(facts: Iterable[MatchFacts]) -> list[dict[str, Any]]:
 
 
 def deal_fairness(rows: Iterable[Mapping[str, Any]], *, fdr: float = FDR, min_matches: int = 1) -> list[dict[str, Any]]:
-    """Per (player, game): `strength_z` = Σz / √n, two-sided normal p-value, BH q-values per game,
-    sorted by p-value (the `deals` of `paiju integrity --json`)."""
+    """Per (player, game): `strength_z` = Σz / √n, its one-sided normal p-value P(Z ≥ z) (the
+    question is whether a player gets *better* hands than a fair shuffle gives: a dealer that
+    favours a player only ever raises its z), BH q-values per game, sorted by p-value (the `deals`
+    of `paiju integrity --json`)."""
     acc: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in rows:
         acc[(r["player"], r["game"])].append(float(r["z"]))
@@ -478,7 +625,7 @@ def deal_fairness(rows: Iterable[Mapping[str, Any]], *, fdr: float = FDR, min_ma
             continue
         z = sum(zs) / math.sqrt(len(zs))
         out.append({"player": player, "game": game, "matches": len(zs), "strength_z": z,
-                    "p_value": min(1.0, 2 * _norm_sf(abs(z)))})  # fmt: skip
+                    "p_value": _norm_sf(z)})  # fmt: skip
     for g in {r["game"] for r in out}:
         grp = [r for r in out if r["game"] == g]
         for r, q in zip(grp, bh([r["p_value"] for r in grp]), strict=True):
@@ -553,22 +700,74 @@ CURRENT = "CURRENT.json"
 PAIR_SIGNALS, DEAL_STRENGTH = "pair_signals", "deal_strength"
 
 
+FACTS_VERSION = 2
+"""Bumped when `match_facts` or `pair_local` change: a lake's stored facts of another version are
+rebuilt from its events."""
+MATCH_FACTS, PAIR_CACHE = "match_facts", "pair_cache"
+
+_KEYS_SQL = """
+    SELECT m.match_id, m.game, CAST(m.events AS VARCHAR) || ':' || CAST(hash(m.deltas, it.items) AS VARCHAR) AS key
+    FROM matches m LEFT JOIN (
+        SELECT match_id, list([seat, from_seat, points] ORDER BY item_no) AS items FROM items GROUP BY match_id
+    ) it USING (match_id)
+    WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
+    ORDER BY m.match_id"""
+"""Every finished match with a key that changes when anything its facts are made of changes (its
+events: append-only, so their count; its settlement: the deltas and the items)."""
+
+_FACTS_SQL = """
+    SELECT m.match_id, m.deltas,
+        (SELECT list(e.line ORDER BY e.seq) FROM events e WHERE e.match_id = m.match_id) AS lines,
+        (SELECT list([i.seat, i.from_seat, i.points] ORDER BY i.item_no) FROM items i WHERE i.match_id = m.match_id)
+    FROM matches m WHERE m.match_id IN (SELECT match_id FROM wanted) ORDER BY m.match_id"""
+
+
 def lake_facts(con: Any, *, game: str | None = None) -> list[MatchFacts]:
-    """The facts of every finished match of a lake (a DuckDB connection with the `events` and
-    `matches` views, e.g. analytics.lake.open_lake), in match id order."""
-    rows = con.execute(
-        """SELECT m.match_id, m.deltas, list(e.line ORDER BY e.seq) AS lines
-           FROM matches m JOIN events e USING (match_id)
-           WHERE m.status = 'finished' AND (CAST(? AS VARCHAR) IS NULL OR m.game = ?)
-           GROUP BY m.match_id, m.deltas ORDER BY m.match_id""",
-        [game, game],
-    ).fetchall()
-    out = []
-    for mid, deltas, lines in rows:
-        f = match_facts(mid, [json.loads(x) for x in lines], deltas)
+    """The facts of every finished match of a lake (a DuckDB connection with the `events`,
+    `matches` and `items` views, e.g. analytics.lake.open_lake), in match id order."""
+    keys = con.execute(_KEYS_SQL, [game, game]).fetchall()
+    return list(_facts_of(con, [k[0] for k in keys]).values())
+
+
+def _facts_of(con: Any, match_ids: Sequence[str]) -> dict[str, MatchFacts]:
+    """match id → facts of those matches (in match id order; a match without a deal left out)."""
+    import pyarrow as pa
+
+    if not match_ids:
+        return {}
+    con.register("wanted", pa.table({"match_id": pa.array(list(match_ids), pa.string())}))
+    try:
+        rows = con.execute(_FACTS_SQL).fetchall()
+    finally:
+        con.unregister("wanted")
+    out = {}
+    for mid, deltas, lines, items in rows:
+        its = [(int(a), int(b), int(c)) for a, b, c in (items or []) if a is not None and b is not None and c is not None]
+        f = match_facts(mid, [json.loads(x) for x in lines or []], deltas, its)
         if f is not None:
-            out.append(f)
+            out[mid] = f
     return out
+
+
+def facts_to_json(f: MatchFacts) -> str:
+    """One match's facts as stored between ingests (floats as Python prints them: they read back
+    exactly)."""
+    return json.dumps({
+        "game": f.game, "players": list(f.players), "dealer": f.dealer, "deltas": list(f.deltas),
+        "hands": [list(h) for h in f.hands], "extra": f.extra, "comps": f.comps.tolist(),
+        "seqs": [[i, j, v] for (i, j), v in sorted(f.seqs.items())],
+        "flows": None if f.flows is None else f.flows.tolist(),
+    }, separators=(",", ":"))  # fmt: skip
+
+
+def facts_from_json(match_id: str, text: str) -> MatchFacts:
+    d = json.loads(text)
+    comps = np.array(d["comps"], dtype=float).reshape(-1, len(COMPONENTS[family(d["game"])]))
+    return MatchFacts(
+        match_id, d["game"], tuple(d["players"]), int(d["dealer"]), tuple(d["deltas"]), tuple(tuple(h) for h in d["hands"]),
+        d["extra"], comps, {(i, j): v for i, j, v in d["seqs"]},
+        None if d["flows"] is None else np.array(d["flows"], dtype=float),
+    )  # fmt: skip
 
 
 def _schemas() -> dict[str, Any]:
@@ -585,15 +784,21 @@ def _schemas() -> dict[str, Any]:
             ("match_id", s), ("game", s), ("seat", i64), ("player", s), ("position", i64), ("strength", f),
             ("fair_mean", f), ("fair_sd", f), ("z", f),
         ]),
+        MATCH_FACTS: pa.schema([("match_id", s), ("key", s), ("game", s), ("players", pa.list_(s)), ("facts", s),
+                                ("deals", s)]),
+        PAIR_CACHE: pa.schema([("game", s), ("player_a", s), ("player_b", s), ("local", s)]),
     }  # fmt: skip
 
 
 def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
-    """The two Arrow tables from the facts (default `MIN_MATCHES` and `FDR`)."""
+    """The two Arrow tables from the facts (default `MIN_MATCHES` and `FDR`), from scratch."""
+    return _tables(pair_signals(facts), deal_rows(facts))
+
+
+def _tables(pairs: Sequence[Mapping[str, Any]], deals: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     import pyarrow as pa
 
     sch = _schemas()
-    pairs = pair_signals(facts)
     prow = {
         "game": [r["game"] for r in pairs], "player_a": [r["players"][0] for r in pairs],
         "player_b": [r["players"][1] for r in pairs], "matches_together": [r["matches_together"] for r in pairs],
@@ -603,16 +808,93 @@ def build_tables(facts: Sequence[MatchFacts]) -> dict[str, Any]:
         "evidence": [r["evidence"] for r in pairs],
         "evidence_seqs": [json.dumps(r["evidence_seqs"], sort_keys=True) for r in pairs],
     }  # fmt: skip
-    deals = deal_rows(facts)
     drow = {c: [r[c] for r in deals] for c in sch[DEAL_STRENGTH].names}
     return {PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]), DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH])}
 
 
-def publish_tables(lake: str | Path, manifest: Any) -> None:
-    """Build `pair_signals` and `deal_strength` from the lake's published events and matches and
-    publish them as Arrow IPC files under `<lake>/integrity/<generation>/`, `CURRENT.json` naming them (written
-    atomically; older generations removed). Called by the ingest after it has published (under the
-    lake's lock), by the local and the Spark engine alike."""
+def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
+    """The stored facts (match id → (key, game, players, facts, deals)) and pair results of the
+    last generation, when it was written by this `FACTS_VERSION`; empty otherwise."""
+    import pyarrow.feather as feather
+
+    try:
+        cur = json.loads((root / CURRENT).read_text(encoding="utf-8"))
+        state = cur.get("state") or {}
+        if cur.get("facts_version") != FACTS_VERSION or set(state) != {MATCH_FACTS, PAIR_CACHE}:
+            return {}, {}
+        mf = feather.read_table(root / state[MATCH_FACTS]).to_pydict()
+        pc = feather.read_table(root / state[PAIR_CACHE]).to_pydict()
+    except (FileNotFoundError, ValueError, OSError, KeyError):
+        return {}, {}
+    facts = {m: (m, k, g, list(p), f, d) for m, k, g, p, f, d in zip(mf["match_id"], mf["key"], mf["game"], mf["players"],
+                                                                      mf["facts"], mf["deals"], strict=True)}  # fmt: skip
+    cache = {(g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)}
+    return facts, cache
+
+
+def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+    """The tables of the lake behind `con` (views `events`, `matches`, `items`), reusing what the
+    last generation under `root` stored: only matches new to the lake (or whose key changed) are
+    read and measured, only pairs that met in them get the seat-shuffle statistics again; the rest
+    (co-seating against chance, BH, the `all` rows) is recomputed from the stored results, which
+    are the ones a from-scratch build gives (the Monte Carlo is seeded by the pair). Returns the
+    public tables, the state tables and counts (matches measured, pairs recomputed)."""
+    import pyarrow as pa
+
+    old, cache = _previous(root)
+    keys = con.execute(_KEYS_SQL, [None, None]).fetchall()
+    fresh = [mid for mid, _g, key in keys if mid not in old or old[mid][1] != key]
+    if set(old) - {k[0] for k in keys}:
+        cache = {}  # a match left the lake (not an append): recompute every pair
+    new = _facts_of(con, fresh)
+    records: list[tuple[str, str, str, list[str], str, str]] = []
+    touched: set[tuple[str, str, str]] = set()
+    for mid, g, key in keys:
+        f = new.get(mid)
+        if f is not None:
+            records.append((mid, key, g, list(f.players), facts_to_json(f), json.dumps(deal_rows([f]), separators=(",", ":"))))
+            touched.update((g, *sorted((f.players[i], f.players[j]))) for i, j in _pairs(len(f.players)))  # type: ignore[misc]
+        elif mid in old and old[mid][1] == key:
+            records.append(old[mid])
+    counts: dict[tuple[str, str, str], int] = defaultdict(int)
+    for _m, _k, g, players, _f, _d in records:
+        for i, j in _pairs(len(players)):
+            a, b = sorted((players[i], players[j]))
+            counts[(g, a, b)] += 1
+    local: dict[tuple[str, str, str], dict[str, Any]] = {}
+    redo: set[tuple[str, str, str]] = set()
+    for key, n in counts.items():
+        if n < MIN_MATCHES:
+            continue
+        loc = json.loads(cache[key]) if key in cache and key not in touched else None
+        if loc is None or loc["matches_together"] != n:
+            redo.add(key)
+        else:
+            local[key] = loc
+    if redo:
+        need = [r for r in records if any((r[2], *sorted((r[3][i], r[3][j]))) in redo for i, j in _pairs(len(r[3])))]
+        pairs, _ = _collect([new.get(r[0]) or facts_from_json(r[0], r[4]) for r in need], only=redo)
+        local.update({key: pair_local(pd_) for key, pd_ in pairs.items()})
+    rows = combine(local, activity((r[2], r[3]) for r in records))
+    deals = [d for r in records for d in json.loads(r[5])]
+    sch = _schemas()
+    state = {
+        MATCH_FACTS: pa.table({c: [r[k] for r in records] for k, c in enumerate(sch[MATCH_FACTS].names)}, schema=sch[MATCH_FACTS]),
+        PAIR_CACHE: pa.table({"game": [k[0] for k in sorted(local)], "player_a": [k[1] for k in sorted(local)],
+                              "player_b": [k[2] for k in sorted(local)],
+                              "local": [json.dumps(local[k], separators=(",", ":")) for k in sorted(local)]},
+                             schema=sch[PAIR_CACHE]),
+    }  # fmt: skip
+    return _tables(rows, deals), state, {"matches": len(new), "pairs": len(redo)}
+
+
+def publish_tables(lake: str | Path, manifest: Any) -> dict[str, int]:
+    """Build `pair_signals` and `deal_strength` from the lake's published events, matches and items
+    (`update_tables`: the cost of what the last ingest added) and publish them as Arrow IPC files
+    under `<lake>/integrity/<generation>/` with the state the next ingest reuses (`match_facts`,
+    `pair_cache`), `CURRENT.json` naming them (written atomically; older generations removed).
+    Called by the ingest after it has published (under the lake's lock), by the local and the Spark
+    engine alike. Returns `update_tables`' counts."""
     import duckdb
     import pyarrow.feather as feather
 
@@ -622,25 +904,27 @@ def publish_tables(lake: str | Path, manifest: Any) -> None:
     con = duckdb.connect(":memory:")
     try:
         con.execute("SET enable_progress_bar = false")
-        for t in ("events", "matches"):
+        for t in ("events", "matches", "items"):
             con.execute(f"CREATE VIEW {t} AS {view_sql(root, manifest, t)}")
-        tables = build_tables(lake_facts(con))
+        tables, state, counts = update_tables(con, root / TABLE_DIR)
     finally:
         con.close()
     gen = str(manifest.generation)
     folder = root / TABLE_DIR / gen
     folder.mkdir(parents=True, exist_ok=True)
-    for name, t in tables.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
+    for name, t in {**tables, **state}.items():  # Arrow IPC: every *.parquet of a lake is listed in its manifest
         feather.write_feather(t, folder / f"{name}.arrow", compression="zstd")
     tmp = root / TABLE_DIR / f".{CURRENT}.tmp"
-    tmp.write_text(json.dumps({"generation": manifest.generation,
-                               "tables": {n: f"{gen}/{n}.arrow" for n in tables}}), encoding="utf-8")  # fmt: skip
+    tmp.write_text(json.dumps({"generation": manifest.generation, "facts_version": FACTS_VERSION,
+                               "tables": {n: f"{gen}/{n}.arrow" for n in tables},
+                               "state": {n: f"{gen}/{n}.arrow" for n in state}}), encoding="utf-8")  # fmt: skip
     os.replace(tmp, root / TABLE_DIR / CURRENT)
     for old in (root / TABLE_DIR).iterdir():
         if old.is_dir() and old.name != gen:
             for p in old.iterdir():
                 p.unlink()
             old.rmdir()
+    return counts
 
 
 def table_paths(lake: str | Path) -> dict[str, Path] | None:

@@ -57,14 +57,14 @@ def test_seat_shuffle_null_against_enumeration() -> None:
     rng = np.random.default_rng(3)
     facts = []
     for m in range(3):
-        comps = rng.integers(-2, 3, size=(3, 3)).astype(float).tolist()
+        comps = rng.integers(-2, 3, size=(3, 4)).astype(float).tolist()
         facts.append(_toy(f"m{m}", ("A", "B", f"X{m}"), comps))
     pd_ = it._collect(facts)[0][("zhajinhua", "A", "B")]
     z, p, comp_z, _ = it._behaviour(pd_, it.COMPONENTS["zhajinhua"])
     # brute force: each match independently gives the pair any of its 3 seat pairs
     alts = [f.comps for f in facts]
     sd_c = np.sqrt(sum(a.var(axis=0) for a in alts))
-    weight = np.array([2.0 if c == "fold_to" else 1.0 for c in it.COMPONENTS["zhajinhua"]])  # docs/integrity.md
+    weight = np.array([{"fold_to": 2.0, "raises": 0.0}.get(c, 1.0) for c in it.COMPONENTS["zhajinhua"]])  # docs/integrity.md
     w = np.where(sd_c > 0, weight / np.where(sd_c > 0, sd_c, 1), 0)
     t_obs = sum(f.comps[0] @ w for f in facts)  # A, B hold seats 0 and 1: pair index 0
     totals = [sum(alts[m][k] @ w for m, k in enumerate(ks)) for ks in itertools.product(range(3), repeat=3)]
@@ -120,7 +120,8 @@ def test_world_without_options_is_the_same_bytes() -> None:
         assert list(simulate_lines(g, None, 15, 4, world=World(pool=40))) == a
 
 
-@pytest.mark.parametrize("game", ["zhajinhua", "hongzhong", "anshun", "ddz", "ddz_laizi", "paodekuai"])
+@pytest.mark.parametrize("game", ["zhajinhua", "hongzhong", "anshun", "sichuan_xuezhan", "sichuan_xueliu", "ddz", "ddz_laizi",
+                                  "paodekuai"])  # fmt: skip
 def test_colluding_worlds_replay_finished_and_are_deterministic(game: str, tmp_path: Path) -> None:
     w = World(pool=6, colluders=(("p01", "p02"),), rig=("p03", 0.5), seek=0.5)
     texts = list(simulate_lines(game, None, 25, 8, world=w))
@@ -310,6 +311,7 @@ def test_simulate_cli_bad_world_options(tmp_path: Path) -> None:
         out = subprocess.run([PAIJU, "simulate", "--game", "zhajinhua", "--out", str(tmp_path / "x.jsonl"), *args],
                              capture_output=True, text=True, check=False)  # fmt: skip
         assert out.returncode == 2 and msg in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
-    out = subprocess.run([PAIJU, "simulate", "--game", "sichuan_xuezhan", "--colluders", "p01,p02", "--out",
-                          str(tmp_path / "x.jsonl")], capture_output=True, text=True, check=False)  # fmt: skip
-    assert out.returncode == 2 and "not written for sichuan_xuezhan" in out.stderr
+    # every game has colluding bots now (Sichuan since the second round): the option is accepted
+    out = subprocess.run([PAIJU, "simulate", "--game", "sichuan_xuezhan", "--matches", "3", "--colluders", "p01,p02",
+                          "--players", "6", "--out", str(tmp_path / "x.jsonl")], capture_output=True, text=True, check=False)  # fmt: skip
+    assert out.returncode == 0 and (tmp_path / "x.jsonl").stat().st_size > 0, out.stderr

@@ -38,6 +38,8 @@ def _pairs_view(pairs: pd.DataFrame) -> pd.DataFrame:
         "flagged": pairs["flagged"],
         "behaviour z": [s.get("behaviour_z") for s in pairs["signals"]],
         "co-seating z": [s.get("co_seating_z") for s in pairs["signals"]],
+        "money a → b": [s.get("flow_ab") for s in pairs["signals"]],
+        "money z": [s.get("flow_z") for s in pairs["signals"]],
     })  # fmt: skip
 
 
@@ -46,6 +48,9 @@ def _evidence(row: pd.Series) -> None:
     st.markdown(f"**{row['player_a']} + {row['player_b']}** · {row['game']} · {row['matches_together']} matches together · "
                 f"score {row['score']:.2f} · q {format_p(row['q_value'])}")  # fmt: skip
     st.caption(" · ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in sig.items()))
+    if "flow_ab" in sig:
+        st.caption(f"money through the settlement: {row['player_a']} paid {row['player_b']} {sig['flow_ab']:+.0f} points net "
+                   f"(z {sig['flow_z']:.2f} against the seat shuffle; shown, not part of the score)")  # fmt: skip
     lines = []
     for m in row["evidence"]:
         seqs = row["evidence_seqs"].get(m, [])

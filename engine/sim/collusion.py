@@ -9,6 +9,9 @@ pair's policy overrides the proposal where the pair gains, and every override is
 - Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on
   (where a discard may be won on) or peng, before the bot's own choice; never peng or kong away a
   discard the partner could win on.
+- Sichuan (血战 sichuan_xuezhan, 血流 sichuan_xueliu): discard a tile the partner (still active,
+  SC-R20) can win on (no tile of its void suit in the hand after it, SC-H1) or peng, before
+  the bot's own choice, wherever the discard is legal (the void suit goes first, SC-R5).
 - Dou Dizhu, Pao De Kuai: never beat the partner's play (pass where passing is legal: the partner
   runs out, bombs are held back).
 """
@@ -23,7 +26,7 @@ from engine.mahjong.bot import claimflow_candidates
 from engine.tiles import N_SUITED, tile_name
 
 Bot = Callable[[Any, random.Random], dict[str, Any]]
-SUPPORTED = ("zhajinhua", "hongzhong", "anshun", "ddz", "ddz_laizi", "paodekuai")
+SUPPORTED = ("zhajinhua", "hongzhong", "anshun", "sichuan_xuezhan", "sichuan_xueliu", "ddz", "ddz_laizi", "paodekuai")
 
 
 def colluding_bot(game: Any, bot: Bot, pairs: Iterable[tuple[int, int]]) -> Bot:
@@ -35,6 +38,8 @@ def colluding_bot(game: Any, bot: Bot, pairs: Iterable[tuple[int, int]]) -> Bot:
         return _zjh(game, bot, partner)
     if game.id in ("hongzhong", "anshun"):
         return _claimflow(game, bot, partner)
+    if game.id in ("sichuan_xuezhan", "sichuan_xueliu"):
+        return _sichuan(game, bot, partner)
     if game.id in ("ddz", "ddz_laizi", "paodekuai"):
         return _climbing(game, bot, partner)
     raise ValueError(f"colluding bots are not written for {game.id}; games: {', '.join(SUPPORTED)}")
@@ -105,6 +110,40 @@ def _claimflow(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
         for k in wins + pengs:
             c = {"type": "discard", "seat": a, "tile": tile_name(k)}
             if game.try_apply(s, c) is not None:
+                return c
+        return payload
+
+    return act
+
+
+def _sichuan(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
+    from types import SimpleNamespace
+
+    from engine.errors import Illegal
+    from engine.mahjong import sichuan as sc
+
+    def legal(s: Any, c: dict[str, Any]) -> bool:
+        try:
+            game.apply(s, SimpleNamespace(seq=s.seq + 1, **c))
+        except Illegal:
+            return False
+        return True
+
+    def act(s: Any, rng: random.Random) -> dict[str, Any]:
+        payload = bot(s, rng)
+        a = s.turn
+        if s.phase != "play" or s.stage != "act" or payload["type"] != "discard" or a not in partner:
+            return payload
+        b = partner[a]
+        if not sc._active(s, b):
+            return payload
+        hand, theirs, void = s.hands[a], s.hands[b], s.void[b]
+        ok = [k for k in range(N_SUITED) if hand[k] and k // 9 != void]
+        wins = [k for k in ok if not sc._has_void(theirs, void) and sc.wins_with(theirs, len(s.melds[b]), k)]
+        pengs = [k for k in ok if theirs[k] >= 2]
+        for k in wins + pengs:
+            c = {"type": "discard", "seat": a, "tile": tile_name(k)}
+            if legal(s, c):
                 return c
         return payload
 

@@ -45,9 +45,10 @@ def _zjh_keys() -> tuple[list[tuple[int, ...]], dict[tuple[int, int, int], float
     from engine.zhajinhua.hands import evaluate
 
     hands = list(combinations(range(52), 3))
-    keys = sorted(evaluate(h) for h in hands)
+    evs = [evaluate(h) for h in hands]  # once each: the table is built in every process that measures
+    keys = sorted(evs)
     n = len(keys)
-    mid = {h: (bisect.bisect_left(keys, k) + bisect.bisect_right(keys, k)) / 2 / n for h in hands for k in [evaluate(h)]}
+    mid = {h: (bisect.bisect_left(keys, k) + bisect.bisect_right(keys, k)) / 2 / n for h, k in zip(hands, evs, strict=True)}
     return keys, mid
 
 
