@@ -1,0 +1,183 @@
+"""Mutation-killing tests for Sichuan settlement (issue 17): the settlement record's event indexes
+(SC-S11), the 3rd win on a discard (SC-R21), two wins on the last discard (SC-R22), the first winner
+as next dealer (SC-R23), the rob leaving a peng (SC-R13). Expected values come from the log text and
+from sichuan.md by hand (arithmetic in each docstring), never from the engine's output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sichuan_builder import Builder
+
+from engine.mahjong.sichuan import XUELIU, XUEZHAN
+from engine.replay import replay
+from events.codec import parse_line, read_log
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+NAMES = sorted(p.name[len("sichuan_") : -len(".jsonl")] for p in GOLDEN.glob("sichuan_*.jsonl"))
+PLAY = ("draw", "discard", "peng", "gang", "hu")
+
+
+def _events(name: str) -> list[Any]:
+    return [ln.event for ln in read_log(GOLDEN / f"sichuan_{name}.jsonl")]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_flow_names_the_event_it_comes_from(name: str) -> None:
+    """SC-S11: every flow carries its event index. Read from the log itself: a gang_* flow is the seq of
+    that seat's `gang` of that tile (and names the tile); a win flow the seq of one of the winner's `hu`;
+    hu_zhuanyi (SC-S5) also names, as gang_seq, the discarder's last `gang` before the win; the end-of-hand
+    checks (SC-S7..S9) carry the seq of the hand's last play event (SC-R22: the hand ends after the last
+    discard and any hu on it), tui_shui also the refunded gang's seq."""
+    evs = _events(name)
+    r = replay(evs)
+    assert r.error is None and r.status == "finished"
+    gangs = {(e.seat, e.tile): e.seq for e in evs if e.type == "gang"}
+    hus: dict[int, list[int]] = {}
+    for e in evs:
+        if e.type == "hu":
+            hus.setdefault(e.seat, []).append(e.seq)
+    last = max(e.seq for e in evs if e.type in PLAY)
+    assert r.items
+    for it in r.items:
+        k = it["kind"]
+        if k.startswith("gang_"):
+            assert it["seq"] == gangs[(it["seat"], it["tile"])], it
+        elif k in ("hu_zimo", "hu_dianpao", "hu_qianggang", "hu_zhuanyi"):
+            assert it["seq"] in hus[it["seat"]], it
+            if k == "hu_zhuanyi":
+                before = [q for (s, _t), q in gangs.items() if s == it["from"] and q < it["seq"]]
+                assert it["gang_seq"] == max(before), it
+        else:
+            assert k in ("hua_zhu", "da_jiao", "tui_shui"), it
+            assert it["seq"] == last, it
+            if k == "tui_shui":
+                assert it["gang_seq"] in [q for (s, _t), q in gangs.items() if s == it["from"]], it
+    for s, seqs in hus.items():  # every hu event has its flow(s)
+        for q in seqs:
+            assert any(it["seq"] == q and it["seat"] == s for it in r.items), (s, q)
+    keys = {
+        "gang": {"seq", "tile"}, "hu_zhuanyi": {"seq", "gang_seq"}, "win": {"seq", "fans", "fan", "multiplier"},
+        "hua_zhu": {"seq"}, "da_jiao": {"seq", "fan"}, "tui_shui": {"seq", "gang_seq"},
+    }  # fmt: skip
+    for it in r.items:
+        k = it["kind"]
+        want = keys["gang" if k.startswith("gang_") else "win" if k in ("hu_zimo", "hu_dianpao", "hu_qianggang") else k]
+        assert set(it) == {"kind", "seat", "from", "points", *want}, it
+        if "multiplier" in it:  # SC-H8: M = 2^(F' - z), a power of two
+            assert it["multiplier"] >= 1 and it["multiplier"] & (it["multiplier"] - 1) == 0, it
+
+
+def _finish(b: Builder, deltas: list[int]) -> Any:
+    return replay([parse_line(x.encode()) for x in b.lines(deltas)])
+
+
+S2 = "1p2p3p 4p5p6p 7p8p9p 3s4s 6s6s"  # void m, waits 2s/5s: with 5s 123p 456p 789p 345s 66s, ping_hu 1
+S3 = "1s1s1s 3s4s 7s8s9s 6p7p8p 9p9p"  # void m, waits 2s/5s: with 5s 111s 345s 789s 678p 99p, ping_hu 1
+
+
+def test_third_win_on_a_discard_ends_the_hand_and_the_first_winner_deals() -> None:
+    """SC-R21 + SC-R23. Seat 0 (void s) discards 9s, later self-draws 4p on 123m 456m 789m 2p3p 55p:
+    ping_hu 1 + zi_mo 1 = 2, M = 2, seats 1, 2, 3 pay 2 each (SC-S2). Seat 1 (next after the winner,
+    SC-R20) draws 9m and discards 5s; seats 2 and 3 both win it (ping_hu 1, M = 1, seat 1 pays 1 each,
+    SC-S3): three seats have won, the hand ends (SC-R21) with no checks.
+    Δ = [+6, -2 - 2, -2 + 1, -2 + 1] = [6, -4, -1, -1]. Next dealer: seat 0, the first winner, not the
+    discarder of the 一炮多响 (that rule is for the hand's *first* win event) nor the later winners."""
+    b = Builder("m-third", "sichuan_xuezhan", {"preset": "standard"}, 0,
+                ["1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p 9s", "junk:ms:5s", S2, S3], "spmm", reserve="4p 9m")  # fmt: skip
+    b.do("discard", 0, "9s")
+    b.fill_until(0)
+    b.draw(0, "4p")
+    b.do("hu", 0, "4p")
+    b.draw(1, "9m")
+    b.do("discard", 1, "5s")
+    b.do("hu", 2, "5s")
+    b.do("hu", 3, "5s")
+    v = XUEZHAN.view(b.state)
+    assert v["phase"] == "end"
+    assert v["next_dealer"] == 0
+    assert v["pass_locks"][2] == -1 and v["pass_locks"][3] == -1  # neither passed a win (SC-R17)
+    r = _finish(b, [6, -4, -1, -1])
+    assert r.error is None and r.status == "finished", r.error
+    assert r.deltas == [6, -4, -1, -1]
+    assert r.settlement_matches is True
+
+
+def test_later_wins_keep_the_first_winner_as_next_dealer() -> None:
+    """SC-R23 + SC-R20/R21. As above, but only seat 2 takes the 5s (seat 3 passes): seat 1 pays seat 2
+    1. Seat 3 (next after the last winner) draws 2s and self-draws 111s 234s 789s 678p 99p: ping_hu 1 +
+    zi_mo 1 = 2, M = 2, paid by the one other active seat, 1 (SC-S2). Three have won: the hand ends.
+    Δ = [+6, -2 - 1 - 2, -2 + 1, -2 + 2] = [6, -5, -1, 0]; next dealer seat 0, the first winner."""
+    b = Builder("m-later", "sichuan_xuezhan", {"preset": "standard"}, 0,
+                ["1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p 9s", "junk:ms:5s", S2, S3], "spmm", reserve="4p 9m 2s")  # fmt: skip
+    b.do("discard", 0, "9s")
+    b.fill_until(0)
+    b.draw(0, "4p")
+    b.do("hu", 0, "4p")
+    b.draw(1, "9m")
+    b.do("discard", 1, "5s")
+    b.do("hu", 2, "5s")
+    b.draw(3, "2s")
+    b.do("hu", 3, "2s")
+    v = XUEZHAN.view(b.state)
+    assert v["phase"] == "end" and v["next_dealer"] == 0
+    r = _finish(b, [6, -5, -1, 0])
+    assert r.error is None and r.status == "finished", r.error
+    assert r.deltas == [6, -5, -1, 0]
+
+
+def test_two_wins_on_the_last_discard_then_the_checks() -> None:
+    """SC-R22 with 一炮多响: seat 3 draws the last tile (R = 0) and discards 5s; seats 0 and 1 both win
+    it (SC-R15 makes both compulsory; ping_hu 1, M = 1: seat 3 pays 1 to each). Only then does the hand
+    end and the checks run over the unwon seats 2 and 3 (SC-S7..S9): seat 2 (void s, 123m 456m 789m
+    2p3p 55p) is ready, waits 1p/4p, F_ting = ping_hu 1 → M = 2^(1-1) = 1; seat 3 (junk, not ready, no
+    void tile) pays seat 2 da_jiao 1 (SC-S8). No kongs, no refunds. Δ = [+1, +1, +1, -3]."""
+    b = Builder("m-lastpair", "sichuan_xuezhan", {"preset": "standard"}, 0,
+                [S2 + " 9m", S3, "1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p", "junk:ms:5s"], "mmsp", reserve="9m")  # fmt: skip
+    b.do("discard", 0, "9m")
+    b.fill_until(3, remaining=1, use_passes=True)
+    b.draw(3, "9m")
+    assert b.state.wall.remaining == 0
+    b.do("discard", 3, "5s")
+    b.do("hu", 0, "5s")
+    b.do("hu", 1, "5s")
+    assert b.state.ended
+    r = _finish(b, [1, 1, 1, -3])
+    assert r.error is None and r.status == "finished", r.error
+    assert r.deltas == [1, 1, 1, -3]
+    got = sorted((i["kind"], i["seat"], i["from"], i["points"]) for i in r.items)
+    assert got == [("da_jiao", 2, 3, 1), ("hu_dianpao", 0, 3, 1), ("hu_dianpao", 1, 3, 1)]
+
+
+def test_a_robbed_kong_leaves_the_peng_and_the_robber_never_passed() -> None:
+    """SC-R13 on SC-E3: after `hu {3,"5p"}` robs seat 2's bu gang, seat 2 keeps the 3-tile peng of 5p
+    (fed by seat 1's discard) and no 5p in hand; the robber's winning hand is frozen with the kong tile
+    (SC-H1: 13 tiles + the winning tile = 14); seat 3 never passed a win, so it has no pass lock (SC-R17)."""
+    evs = _events("e3_rob_bu_gang")
+    hu = next(i for i, e in enumerate(evs) if e.type == "hu")
+    st = XUEZHAN.start(evs[0], evs[1], XUEZHAN.parse_rules(evs[0].rules))
+    for e in evs[2 : hu + 1]:
+        st = XUEZHAN.apply(st, e)
+    v = XUEZHAN.view(st)
+    assert v["melds"][2] == [{"kind": "peng", "tiles": ["5p", "5p", "5p"], "from": 1}]
+    assert "5p" not in v["hands"][2]
+    assert len(v["hands"][3]) == 14 and v["hands"][3].count("5p") == 1
+    assert v["pass_locks"][3] == -1
+
+
+def test_xueliu_self_draw_sets_the_winning_tile_aside() -> None:
+    """SC-R19 on SC-E5: after seat 1's second win (self-drawn 9m) its concealed hand is again the frozen
+    13 tiles 1m2m3m 4m5m6m 7m8m 2s2s2s 9s9s (the 9m set aside), and no drawn tile is pending."""
+    evs = _events("e5_xueliu_two_wins")
+    hu = [i for i, e in enumerate(evs) if e.type == "hu"][1]
+    assert (evs[hu].seat, evs[hu].tile) == (1, "9m")
+    st = XUELIU.start(evs[0], evs[1], XUELIU.parse_rules(evs[0].rules))
+    for e in evs[2 : hu + 1]:
+        st = XUELIU.apply(st, e)
+    v = XUELIU.view(st)
+    assert v["hands"][1] == ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "2s", "2s", "2s", "9s", "9s"]
+    assert v["drawn"] is None
+    assert v["won"][1] == ["6m", "9m"]
