@@ -181,3 +181,111 @@ def test_xueliu_self_draw_sets_the_winning_tile_aside() -> None:
     assert v["hands"][1] == ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "2s", "2s", "2s", "9s", "9s"]
     assert v["drawn"] is None
     assert v["won"][1] == ["6m", "9m"]
+
+
+@pytest.mark.parametrize(
+    ("units", "fan_cap", "z", "want"),
+    [
+        (16, 0, 1, 16),  # no cap: huazhu_units itself
+        (16, 4, 0, 16),  # chengdu default: C = 2^4 = 16, min(16, 16)
+        (16, 3, 0, 8),  # C = 2^3 = 8
+        (16, 4, 1, 8),  # standard with fan_cap 4: C = 2^(4-1) = 8
+        (16, 5, 1, 16),  # C = 16
+        (16, 6, 1, 16),  # C = 32 > 16
+        (17, 5, 0, 17),  # C = 32 > 17
+        (32, 5, 0, 32),  # C = 32 = units
+        (33, 5, 0, 32),  # C = 32 < 33
+        (3, 1, 1, 1),  # C = 2^0 = 1
+        (1, 1, 0, 1),  # C = 2
+        (2, 1, 0, 2),  # C = 2
+        (5, 2, 0, 4),  # C = 4
+        (1000, 40, 1, 1000),  # C = 2^39, far above
+    ],
+)
+def test_flower_pig_penalty_is_capped_by_the_fan_cap(units: int, fan_cap: int, z: int, want: int) -> None:
+    """SC-S7: H/b = min(huazhu_units, C), C = 2^(fan_cap − z) if a cap is set (fan_cap > 0), else no
+    limit; each row's C is worked out by hand in its comment."""
+    from engine.mahjong.sichuan import _huazhu_units
+
+    assert _huazhu_units(units, fan_cap, z) == want
+
+
+def _ting(preset: str, hand: str, void: str, melds: tuple[tuple[str, str, int], ...] = ()) -> tuple[list[str], int]:
+    from engine.mahjong.core import Meld
+    from engine.mahjong.sichuan import ting_value
+    from engine.tiles import SUITS, counts_of, parse_hand, tile_id, tile_names
+
+    rules = XUEZHAN.parse_rules({"preset": preset})
+    ms = [Meld(k, tile_id(t), f) for k, t, f in melds]
+    waits, f = ting_value(rules, counts_of(parse_hand(hand)), ms, SUITS.index(void))
+    return tile_names(waits), f
+
+
+def test_a_wait_on_a_kind_held_four_times_does_not_count() -> None:
+    """SC-H9: a wait needs a kind the seat does not hold 4 times ("holds" counts melds). Peng 5p + one 5p
+    + 123m 456m 789m: the shape waits only on the pair 5p, and all four 5p are held: not ready."""
+    assert _ting("standard", "1m2m3m 4m5m6m 7m8m9m 5p", "s", (("peng", "5p", 1),)) == ([], 0)
+
+
+def test_ting_value_of_a_zero_fan_hand_is_zero() -> None:
+    """SC-H9 + SC-H6: chengdu ping_hu is 0 fan, so F_ting of 123m 456m 789m 2p3p 55p (waits 1p, 4p,
+    both ping_hu) is 0, and 大叫 pays b·2^(0−0) = b."""
+    assert _ting("chengdu", "1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p", "s") == (["1p", "4p"], 0)
+
+
+def test_waits_next_to_the_void_suit_count() -> None:
+    """SC-H9: void m, 123s 456s 789s 2p3p 55p waits on 1p and 4p (the first and fourth tile of the suit
+    after the void one); each is ping_hu 1 in standard → F_ting 1."""
+    assert _ting("standard", "1s2s3s 4s5s6s 7s8s9s 2p3p 5p5p", "m") == (["1p", "4p"], 1)
+    assert _ting("standard", "1m2m3m 4m5m6m 7m8m9m 2s3s 5s5s", "p") == (["1s", "4s"], 1)
+
+
+def test_no_hai_di_fan_when_the_option_is_off() -> None:
+    """SC-H4/SC-H5: hai_di counts only "per option" (default off). Seat 3 draws the last tile 5p and must
+    self-draw (SC-R15) 123m 456m 789m 234p 55p: ping_hu 1 + zi_mo 1 = 2, no hai_di; M = 2 from each of
+    seats 0, 1, 2 (SC-S2). Δ = [-2, -2, -2, +6]."""
+    hands = ["junk:ps:9s", "junk:ms", "junk:ms", "123m456m789m234p5p"]
+    b = Builder("m-nohaidi", "sichuan_xuezhan", {"preset": "standard"}, 0, hands, "mpps", reserve="5p")
+    b.do("discard", 0, "9s")
+    b.fill_until(3, remaining=1, use_passes=True)
+    b.draw(3, "5p")
+    b.do("hu", 3, "5p")
+    b.fill_to_end()
+    r = _finish(b, [-2, -2, -2, 6])
+    assert r.error is None and r.status == "finished", r.error
+    w = [i for i in r.items if i["kind"] == "hu_zimo"]
+    assert [i["fans"] for i in w] == [{"ping_hu": 1, "zi_mo": 1}] * 3
+    assert r.deltas == [-2, -2, -2, 6]
+
+
+def test_exhaustion_checks_with_two_flower_pigs_a_ready_seat_and_a_refund() -> None:
+    """SC-S6..S9 with every seat unwon (que_discard_first off). Seat 3 declares an gang 7s: seats 0, 1, 2
+    pay 2 each. Nobody wins; at the end seat 0 (void m, still holds 1m 5m 9m) and seat 2 (void s, holds
+    1s 3s 6s 9s) are 花猪; seat 1 (void s, 123m 456m 789m 2p3p 55p) is ready, F_ting 1; seat 3 (void p,
+    1m4m7m 3m6m9m 2s5s8s 9s + gang) is neither.
+    SC-S7 H = 16: seats 0 and 2 each pay 16 to seats 1 and 3 (a 花猪 pays no 花猪).
+    SC-S8: seat 3 pays seat 1 2^(1−1) = 1. SC-S9: seat 3 refunds 2 to each of 0, 1, 2; 花猪 0 and 2
+    received no kong money. Δ0 = −16−16−2+2 = −32, Δ1 = +16+16+1−2+2 = +33, Δ2 = −32, Δ3 = +32−1+6−6 = +31."""
+    b = Builder("m-exhaust", "sichuan_xuezhan", {"preset": "standard", "que_discard_first": False}, 0,
+                ["1p4p7p 2s5s8s 3p6p9p 1m5m9m 4s 8p", "1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p",
+                 "2m5m8m 2p5p8p 3s6s9s 1s 4p 7p 8m", "7s7s7s 1m4m7m 2s5s8s 3m6m9m 9s"],
+                "mssp", reserve="7s")  # fmt: skip
+    b.do("discard", 0, "8p")
+    b.fill_until(3)
+    b.draw(3, "7s")
+    b.do("gang", 3, "7s", "an")
+    b.filler()  # the replacement draw
+    b.filler()  # and its discard
+    b.fill_to_end()
+    assert XUEZHAN.view(b.state)["phase"] == "end"
+    deltas = [-32, 33, -32, 31]
+    r = _finish(b, deltas)
+    assert r.error is None and r.status == "finished", r.error
+    got = sorted((i["kind"], i["seat"], i["from"], i["points"]) for i in r.items)
+    assert got == sorted(
+        [("gang_an", 3, p, 2) for p in (0, 1, 2)]
+        + [("hua_zhu", q, p, 16) for p in (0, 2) for q in (1, 3)]
+        + [("da_jiao", 1, 3, 1)]
+        + [("tui_shui", p, 3, 2) for p in (0, 1, 2)]
+    )
+    assert r.deltas == deltas
