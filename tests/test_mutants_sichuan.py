@@ -289,3 +289,33 @@ def test_exhaustion_checks_with_two_flower_pigs_a_ready_seat_and_a_refund() -> N
         + [("tui_shui", p, 3, 2) for p in (0, 1, 2)]
     )
     assert r.deltas == deltas
+
+
+def test_call_transfer_hands_over_only_the_last_gang() -> None:
+    """SC-S5 + SC-S9. The dealer (void m) declares an gang 1p on its first turn (SC-R5), draws 6s, an gang
+    2p, draws 1s and discards 5s: seats 1, 2, 3 paid 2 per gang each (SC-S6, 6 per gang). Seat 1 (void p,
+    123m 456m 789m 3s4s 66s) wins the 5s: ping_hu 1 + gang_shang_pao 1 = 2, M = 2; 呼叫转移 G = what the
+    dealer received for the *last* gang (2p) = 6, not its 12 over both gangs. The hand then runs to
+    exhaustion: seat 0 (3p 9p 1s 6s 7s8s9s + two gangs) is not ready and refunds its kong income except
+    the transferred 2p gang: 2 to each of seats 1, 2, 3 (SC-S9).
+    Δ0 = 12 − 2 − 6 − 6 = −2, Δ1 = −4 + 2 + 6 + 2 = +6, Δ2 = Δ3 = −4 + 2 = −2."""
+    b = Builder("m-transfer", "sichuan_xuezhan", {"preset": "standard"}, 0,
+                ["1p1p1p1p 2p2p2p2p 5s 7s8s9s 3p 9p", "1m2m3m 4m5m6m 7m8m9m 3s4s 6s6s", "junk:ps", "junk:ms"],
+                "mpmp", reserve="6s 1s")  # fmt: skip
+    b.do("gang", 0, "1p", "an")
+    b.draw(0, "6s")
+    b.do("gang", 0, "2p", "an")
+    b.draw(0, "1s")
+    b.do("discard", 0, "5s")
+    b.do("hu", 1, "5s")
+    b.fill_to_end()
+    deltas = [-2, 6, -2, -2]
+    r = _finish(b, deltas)
+    assert r.error is None and r.status == "finished", r.error
+    got = sorted((i["kind"], i["seat"], i["from"], i["points"]) for i in r.items)
+    assert got == sorted(
+        [("gang_an", 0, p, 2) for p in (1, 2, 3)] * 2
+        + [("hu_dianpao", 1, 0, 2), ("hu_zhuanyi", 1, 0, 6)]
+        + [("tui_shui", p, 0, 2) for p in (1, 2, 3)]
+    )
+    assert r.deltas == deltas
