@@ -319,3 +319,63 @@ def test_call_transfer_hands_over_only_the_last_gang() -> None:
         + [("tui_shui", p, 0, 2) for p in (1, 2, 3)]
     )
     assert r.deltas == deltas
+
+
+def _q(cards: str, preset: str = "standard", **kw: Any) -> dict[str, Any]:
+    rules = {"preset": preset, **kw.pop("rules", {})}
+    return XUEZHAN.hand({"cards": cards, "rules": rules, **kw})
+
+
+# (cards, preset, extra query fields, fans): each fan total worked out from sichuan.md SC-H3/H5..H8 by hand
+FAN_CASES: list[tuple[str, str, dict[str, Any], dict[str, int]]] = [
+    # qing needs every tile of one suit (SC-H3): one 1m, one 1p or one 1s is a second suit
+    ("111m123p456p789p55p", "standard", {}, {"ping_hu": 1}),
+    ("111p123m456m789m55m", "standard", {}, {"ping_hu": 1}),
+    ("111s123m456m789m55m", "standard", {}, {"ping_hu": 1}),
+    ("111s234s567s888s99s", "standard", {}, {"qing_yi_se": 3}),  # 1s..9s only: qing (not dui: sequences)
+    # yao (SC-H3, SC-A15): every set and the pair hold a 1 or a 9, melds included
+    ("123m789p789s11s", "standard", {"melds": "peng:9m"}, {"dai_yao_jiu": 3}),
+    ("123m789p789s11s", "standard", {"melds": "peng:1p"}, {"dai_yao_jiu": 3}),
+    ("123p789p789s11s", "standard", {"melds": "peng:1m"}, {"dai_yao_jiu": 3}),
+    ("123m789m789s123s1p1p", "standard", {}, {"dai_yao_jiu": 3}),  # the pair 1p
+    # yi_tiao_long (mianzhu +1): 123 456 789 of one suit, here p
+    ("123p456p789p55m234m", "mianzhu", {}, {"ping_hu": 0, "yi_tiao_long": 1}),
+    # jin_gou_diao "per option" (SC-H5, SC-A3): off → never; zimo_only → only self-drawn
+    ("5m5m", "standard", {"melds": "peng:1p,peng:2p,peng:3s,peng:4s", "zimo": True, "rules": {"jin_gou_diao": "off"}},
+     {"dui_dui_hu": 2, "zi_mo": 1}),
+    ("5m5m", "standard", {"melds": "peng:1p,peng:2p,peng:3s,peng:4s", "zimo": True, "rules": {"jin_gou_diao": "zimo_only"}},
+     {"dui_dui_hu": 2, "zi_mo": 1, "jin_gou_diao": 1}),
+    ("5m5m", "standard", {"melds": "peng:1p,peng:2p,peng:3s,peng:4s", "rules": {"jin_gou_diao": "zimo_only"}},
+     {"dui_dui_hu": 2}),
+    # SC-H2 tie: 112233m 778899p 11s is dai_yao_jiu 3 (123m 123m 789p 789p 11s) and qi_dui 3; equal F and
+    # equal base value → the earlier row of SC-H5, dai_yao_jiu
+    ("112233m778899p11s", "standard", {}, {"dai_yao_jiu": 3}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cards", "preset", "extra", "fans"), FAN_CASES)
+def test_fan_edges(cards: str, preset: str, extra: dict[str, Any], fans: dict[str, int]) -> None:
+    r = _q(cards, preset, **dict(extra))
+    assert r["win"] is True and r["fans"] == fans, r
+    assert r["fan"] == sum(fans.values())
+
+
+def test_a_cap_of_one_fan() -> None:
+    """SC-H8: fan_cap 1 > 0 caps F' = min(F, 1): dui_dui_hu 2 → F' = 1 → M = 2^(1−1) = 1; F stays 2."""
+    r = _q("111m222m333p444p55p", rules={"fan_cap": 1})
+    assert (r["fans"], r["fan"], r["multiplier"]) == ({"dui_dui_hu": 2}, 2, 1)
+
+
+def test_di_hu_on_a_first_draw_of_1m() -> None:
+    """SC-H4 di_hu: seat 1's first draw is 1m (tile id 0), completing 123m 456m 789m 234p 55p: F_hand =
+    ping_hu 1 + zi_mo 1 = 2 < T = 6, so F = 6 and fans {di_hu: 6} (SC-H8); M = 32 from seats 0, 2, 3."""
+    hands = ["junk:ps:9s", "2m3m4m5m6m7m8m9m 2p3p4p 5p5p", "junk:ms", "junk:ms"]
+    b = Builder("m-di1m", "sichuan_xuezhan", {}, 0, hands, "mspp", reserve="1m")
+    b.do("discard", 0, "9s")
+    b.draw(1, "1m")
+    b.do("hu", 1, "1m")
+    b.fill_to_end()
+    r = _finish(b, [-32, 96, -32, -32])
+    w = [i for i in r.items if i["kind"] == "hu_zimo"]
+    assert [(i["from"], i["points"], i["fans"]) for i in w] == [(p, 32, {"di_hu": 6}) for p in (0, 2, 3)]
+    assert r.deltas == [-32, 96, -32, -32]
