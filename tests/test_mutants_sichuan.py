@@ -82,6 +82,19 @@ S2 = "1p2p3p 4p5p6p 7p8p9p 3s4s 6s6s"  # void m, waits 2s/5s: with 5s 123p 456p 
 S3 = "1s1s1s 3s4s 7s8s9s 6p7p8p 9p9p"  # void m, waits 2s/5s: with 5s 111s 345s 789s 678p 99p, ping_hu 1
 
 
+def _seat0_wins_then_seat1_discards_5s(name: str, reserve: str) -> Builder:
+    """Seat 0 discards 9s, self-draws 4p (ping_hu + zi_mo); seat 1 draws 9m and discards 5s."""
+    b = Builder(name, "sichuan_xuezhan", {"preset": "standard"}, 0,
+                ["1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p 9s", "junk:ms:5s", S2, S3], "spmm", reserve=reserve)  # fmt: skip
+    b.do("discard", 0, "9s")
+    b.fill_until(0)
+    b.draw(0, "4p")
+    b.do("hu", 0, "4p")
+    b.draw(1, "9m")
+    b.do("discard", 1, "5s")
+    return b
+
+
 def test_third_win_on_a_discard_ends_the_hand_and_the_first_winner_deals() -> None:
     """SC-R21 + SC-R23. Seat 0 (void s) discards 9s, later self-draws 4p on 123m 456m 789m 2p3p 55p:
     ping_hu 1 + zi_mo 1 = 2, M = 2, seats 1, 2, 3 pay 2 each (SC-S2). Seat 1 (next after the winner,
@@ -89,14 +102,7 @@ def test_third_win_on_a_discard_ends_the_hand_and_the_first_winner_deals() -> No
     SC-S3): three seats have won, the hand ends (SC-R21) with no checks.
     Δ = [+6, -2 - 2, -2 + 1, -2 + 1] = [6, -4, -1, -1]. Next dealer: seat 0, the first winner, not the
     discarder of the 一炮多响 (that rule is for the hand's *first* win event) nor the later winners."""
-    b = Builder("m-third", "sichuan_xuezhan", {"preset": "standard"}, 0,
-                ["1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p 9s", "junk:ms:5s", S2, S3], "spmm", reserve="4p 9m")  # fmt: skip
-    b.do("discard", 0, "9s")
-    b.fill_until(0)
-    b.draw(0, "4p")
-    b.do("hu", 0, "4p")
-    b.draw(1, "9m")
-    b.do("discard", 1, "5s")
+    b = _seat0_wins_then_seat1_discards_5s("m-third", "4p 9m")
     b.do("hu", 2, "5s")
     b.do("hu", 3, "5s")
     v = XUEZHAN.view(b.state)
@@ -114,14 +120,7 @@ def test_later_wins_keep_the_first_winner_as_next_dealer() -> None:
     1. Seat 3 (next after the last winner) draws 2s and self-draws 111s 234s 789s 678p 99p: ping_hu 1 +
     zi_mo 1 = 2, M = 2, paid by the one other active seat, 1 (SC-S2). Three have won: the hand ends.
     Δ = [+6, -2 - 1 - 2, -2 + 1, -2 + 2] = [6, -5, -1, 0]; next dealer seat 0, the first winner."""
-    b = Builder("m-later", "sichuan_xuezhan", {"preset": "standard"}, 0,
-                ["1m2m3m 4m5m6m 7m8m9m 2p3p 5p5p 9s", "junk:ms:5s", S2, S3], "spmm", reserve="4p 9m 2s")  # fmt: skip
-    b.do("discard", 0, "9s")
-    b.fill_until(0)
-    b.draw(0, "4p")
-    b.do("hu", 0, "4p")
-    b.draw(1, "9m")
-    b.do("discard", 1, "5s")
+    b = _seat0_wins_then_seat1_discards_5s("m-later", "4p 9m 2s")
     b.do("hu", 2, "5s")
     b.draw(3, "2s")
     b.do("hu", 3, "2s")
