@@ -342,6 +342,10 @@ FAN_CASES: list[tuple[str, str, dict[str, Any], dict[str, int]]] = [
     ("123m789m789s123s1p1p", "standard", {}, {"dai_yao_jiu": 3}),  # the pair 1p
     # yi_tiao_long (mianzhu +1): 123 456 789 of one suit, here p
     ("123p456p789p55m234m", "mianzhu", {}, {"ping_hu": 0, "yi_tiao_long": 1}),
+    # qia_xin_wu (mianzhu +1, SC-H3): the winning 5 in the middle of a concealed 4-5-6, in any suit; a 6
+    # ending 5-6-7 is not it
+    ("123m789m456p234s88s", "mianzhu", {"win_tile": "5p"}, {"ping_hu": 0, "qia_xin_wu": 1}),
+    ("123m789m567p234s88s", "mianzhu", {"win_tile": "6p"}, {"ping_hu": 0}),
     # jin_gou_diao "per option" (SC-H5, SC-A3): off → never; zimo_only → only self-drawn
     ("5m5m", "standard", {"melds": "peng:1p,peng:2p,peng:3s,peng:4s", "zimo": True, "rules": {"jin_gou_diao": "off"}},
      {"dui_dui_hu": 2, "zi_mo": 1}),
