@@ -385,3 +385,17 @@ def test_di_hu_on_a_first_draw_of_1m() -> None:
     w = [i for i in r.items if i["kind"] == "hu_zimo"]
     assert [(i["from"], i["points"], i["fans"]) for i in w] == [(p, 32, {"di_hu": 6}) for p in (0, 2, 3)]
     assert r.deltas == [-32, 96, -32, -32]
+
+
+def test_tian_hu_off_prices_the_declared_winning_tile() -> None:
+    """SC-R14 + SC-H3: on the dealer's first turn the `hu` names the winning tile among the 14. Mianzhu with
+    tian_di_hu off: the dealer (void s) holds 2m3m4m 4m5m6m 5p5p5p 6p7p8p 2p2p and declares 5m, the middle
+    of 4-5-6m: ping_hu 0 + zi_mo 1 + duan_yao_jiu 1 + qia_xin_wu 1 = 3 → M = 8 from each other seat."""
+    hands = ["2m3m4m 4m5m6m 5p5p5p 6p7p8p 2p2p", "junk:mp", "junk:ms", "junk:ps"]
+    b = Builder("m-tian-off", "sichuan_xuezhan", {"preset": "mianzhu", "tian_di_hu": False}, 0, hands, "sspm")
+    b.do("hu", 0, "5m")
+    b.fill_to_end()
+    r = _finish(b, [24, -8, -8, -8])
+    w = [i for i in r.items if i["kind"] == "hu_zimo"]
+    assert [i["fans"] for i in w] == [{"ping_hu": 0, "zi_mo": 1, "duan_yao_jiu": 1, "qia_xin_wu": 1}] * 3
+    assert r.deltas == [24, -8, -8, -8]
