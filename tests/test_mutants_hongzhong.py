@@ -154,3 +154,35 @@ def test_kong_feed_flower(rules: dict[str, Any], deltas: list[int], win_lines: l
     assert wins == win_lines
     assert all(i.get("bao") is (True if rules.get("dian_gang_hua_bao") else None) for i in r.items if i["kind"] == "zi_mo")
     assert r.deltas == deltas
+
+
+def test_kong_feed_flower_at_stake_two_keeps_the_win_record() -> None:
+    """HZ-S5 at b = 2: the feeder pays 3·2 = 6 for the zhi gang and 3·2·2 = 12 for the win;
+    Δ = [−18, 0, +18, 0]. The bao line still carries the win's record (HZ-S7: birds, hits, r, share)."""
+    evs = _s5_log(dian_gang_hua_bao=True)
+    evs[0] = {**evs[0], "base": 2}
+    r = _run(evs)
+    assert r.error is None, r.error
+    (w,) = [i for i in r.items if i["kind"] == "zi_mo"]
+    assert (w["from"], w["points"], w["bao"]) == (0, 12, True)
+    assert type(w["points"]) is int
+    assert (w["birds"], w["hits"], w["r"], w["share"], w["reason"], w["tile"]) == (["3m", "4p", "6s", "2s", "8p"], 0, 0, 2, "hu_zimo", "2m")
+    assert r.deltas == [-18, 0, 18, 0]
+
+
+def test_seven_pairs_win_is_recorded_as_qi_dui() -> None:
+    """HZ-H3/H5 with qi_dui on: seat 1 holds 1m1m 2m2m 3p3p 4p4p 6s6s 8s8s 9m and self-draws 9m: seven
+    pairs only (no standard split), win kind `qi_dui`, paid like a self-draw (HZ-S3): no 红中 → r = 0 →
+    5 birds 3m 4p 6p 2s 8p, no hit → share 2 from each other seat. Δ = [−2, +6, −2, −2]."""
+    from tests.mj_golden_builder import make
+
+    spec = {
+        "name": "hz_qi_dui", "game": "hongzhong", "dealer": 0, "rules": {"qi_dui": True},
+        "hands": {1: ["1m", "1m", "2m", "2m", "3p", "3p", "4p", "4p", "6s", "6s", "8s", "8s", "9m"]},
+        "events": [("discard", 0, "?"), ("draw", 1, "9m"), ("hu", 1, "9m")],
+        "after": ["3m", "4p", "6p", "2s", "8p"], "avoid": ["7z"], "deltas": None,
+    }  # fmt: skip
+    r = _run([json.loads(x) for x in make(spec) if '"settled"' not in x])
+    assert r.error is None and r.status == "finished", r.error
+    assert sorted((i["kind"], i["from"], i["points"]) for i in r.items) == [("qi_dui", o, 2) for o in (0, 2, 3)]
+    assert r.deltas == [-2, 6, -2, -2]
