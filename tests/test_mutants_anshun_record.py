@@ -45,6 +45,8 @@ def test_every_line_names_its_event(name: str) -> None:
     first_1s = next(((e["seq"], e["seat"]) for e in evs if e["type"] == "discard" and e["tile"] == "1s"), None)
     for it in r.items:
         k = it["kind"]
+        if k in ("ji", "chong_feng_ji"):  # AS-S7 steps 1-2: the flip and the 摇摆 set it gives
+            assert set(it) >= {"flip", "yaobai"} and isinstance(it["yaobai"], list), it
         if k in ("hu_zimo", "hu_dianpao", "hu_qianggang"):
             assert (it["seq"], it["tile"]) == (hus[it["seat"]]["seq"], hus[it["seat"]]["tile"]), it
             if k != "hu_dianpao":  # AS-S2 / AS-S4: Z from each payer, or 3·Z from the robbed seat (bao_san_jia)
