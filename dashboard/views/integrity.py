@@ -36,11 +36,17 @@ def _pairs_view(pairs: pd.DataFrame) -> pd.DataFrame:
         "together": pairs["matches_together"], "score": pairs["score"].round(2),
         "p": [format_p(x) for x in pairs["p_value"]], "q": [format_p(x) for x in pairs["q_value"]],
         "flagged": pairs["flagged"],
-        "behaviour z": [s.get("behaviour_z") for s in pairs["signals"]],
-        "co-seating z": [s.get("co_seating_z") for s in pairs["signals"]],
-        "money a → b": [s.get("flow_ab") for s in pairs["signals"]],
-        "money z": [s.get("flow_z") for s in pairs["signals"]],
+        "behaviour z": [_num(s.get("behaviour_z")) for s in pairs["signals"]],
+        "co-seating z": [_num(s.get("co_seating_z")) for s in pairs["signals"]],
+        "money a → b": [_num(s.get("flow_ab"), "+.0f") for s in pairs["signals"]],
+        "money z": [_num(s.get("flow_z")) for s in pairs["signals"]],
     })  # fmt: skip
+
+
+def _num(value: Any, spec: str = ".2f") -> str:
+    """A signal as the table shows it: `—` where the row has none (the `all` rows combine the
+    games' scores and carry no per-game signal), not `None`."""
+    return "—" if value is None or value != value else format(value, spec)
 
 
 def _evidence(row: pd.Series) -> None:
