@@ -143,7 +143,10 @@ def item_detail(item: dict[str, Any]) -> str:
             continue
         if key == "fans":
             terms = " + ".join(f"{k} {v}" for k, v in (fans or {}).items())
-            parts.append(f"{terms} = {fan} fan" if terms and fan is not None else terms or f"{fan} fan")
+            if terms:
+                parts.append(f"{terms} = {fan} fan" if fan is not None else terms)
+            elif fan is not None:
+                parts.append(f"{fan} fan")
         elif isinstance(value, list):
             parts.append(f"{key} {' '.join(map(str, value))}")
         elif isinstance(value, dict):
