@@ -373,6 +373,9 @@ SQL.update(
             FROM matches m LEFT JOIN rules r USING (rules_id)
             WHERE ($game::VARCHAR IS NULL OR m.game = $game) AND m.rules_id IS NOT NULL
             GROUP BY m.rules_id, m.game ORDER BY matches DESC, m.rules_id""",
+        "room_findings_of": """
+            SELECT match_id, seq, code, rule, message, room, previous FROM room_findings
+            WHERE match_id = $match_id ORDER BY rule""",
         "rejects": """
             SELECT code, message, file_name, line, match_id, seq, left(raw, 300) AS raw
             FROM rejects ORDER BY file_name, line, seq LIMIT $limit""",
@@ -417,6 +420,12 @@ def rule_sets(lake: Any, game: str | None = None) -> pd.DataFrame:
 def rejects(lake: Any, *, limit: int = 200) -> pd.DataFrame:
     """The quarantine's rows (conflicts included) with code and reason."""
     return run_sql(lake, "rejects", limit=limit)
+
+
+def room_findings_of(lake: Any, match_id: str) -> pd.DataFrame:
+    """The cross-match findings charged to one match (its dealer against its room's previous
+    match: PDK-R2/R16, ZJH-R2, SC-R23, HZ-R15, AS-R17; `ingest.rooms`)."""
+    return run_sql(lake, "room_findings_of", match_id=match_id)
 
 
 def invalid_matches(lake: Any, game: str | None = None, *, limit: int = 200) -> pd.DataFrame:

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import replay_view as rv
-from dashboard.common import guarded, lake_dir, match_lines
+from dashboard.common import guarded, lake_dir, match_lines, query
 from dashboard.finder import player_url, quick_pick, replay_url
 
 STEP = "replay_step"
@@ -203,6 +203,14 @@ def _items(con: rv.Console, viewer: int | None) -> None:
     )  # fmt: skip
 
 
+def _room_findings(match_id: str) -> None:
+    """What the room check found against this match (its own replay is clean: the finding is
+    about who dealt, given the room's previous match)."""
+    for f in query("room_findings_of", match_id=match_id).itertuples():
+        prev = f" after [{f.previous}]({replay_url(f.previous)})" if isinstance(f.previous, str) and f.previous else ""
+        st.warning(f"**Room check{prev}.** {f.code} {f.rule}: {f.message}", icon=":material/meeting_room:")
+
+
 def body() -> None:
     match_id = quick_pick()
     if match_id is None:
@@ -232,6 +240,7 @@ def body() -> None:
         _verdict(con)
         if r.chain_ok is False:
             st.error("the hash chain does not verify: the log was edited after it was written (events.md §5)")
+        _room_findings(match_id)
     with top_right:
         _settlement_summary(con)
     viewer = _viewer()
