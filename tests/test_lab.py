@@ -200,3 +200,25 @@ def test_a_rule_set_never_differs_from_itself(rows: list[tuple[int, int, bool]])
         assert r.diff == 0 and r.p == pytest.approx(1.0)
         assert r.a_lo <= r.a <= r.a_hi or r.kind == "mean"
     assert sum(o.deltas[0] + o.deltas[1] + o.deltas[2] for o in outs) == 0  # zero-sum inputs stay zero-sum
+
+
+def test_the_lab_outcome_is_the_logged_match_replayed() -> None:
+    """The lab simulates without a hash chain and replays without steps (issue 22: 1.2–2.3× a
+    match); its outcome must be what a replay of the same match's chained log, as `paiju simulate`
+    writes it and read back line by line, gives."""
+    from analytics.lab import outcome_from_result, simulate_one
+    from engine.registry import available_games, get_game
+    from engine.replay import replay_with_steps
+    from engine.sim.simulate import simulate_match
+    from events.codec import event_to_json, parse_line
+
+    for game in available_games():
+        for index in range(3):
+            lines = [event_to_json(e) for e in simulate_match(game, {}, 11, index)]
+            assert all('"hash"' in ln for ln in lines)
+            steps, result = replay_with_steps([parse_line(ln.encode()) for ln in lines])
+            state = steps[-1].state
+            view = get_game(game).view(state) if state is not None else {}
+            landlord = view.get("landlord") if isinstance(view, dict) else None
+            want = outcome_from_result(result, landlord if isinstance(landlord, int) else None)
+            assert result.status == "finished" and simulate_one(game, {}, 11, index) == want, (game, index)
