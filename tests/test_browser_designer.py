@@ -64,11 +64,14 @@ def test_designer_compares_two_rule_sets_and_stops_a_long_run(tmp_path: Path) ->
         box.fill(str(B_RULES["bomb_factor"]))
         box.press("Enter")
         page.get_by_text("standard + bomb_factor 10").first.wait_for(timeout=30_000)
+        # Streamlit keeps the last run's elements on screen until the rerun replaces them: wait for
+        # the A = B warning to go (it must, within the rerun) instead of reading it at once
+        page.get_by_text("same rule set").first.wait_for(state="detached", timeout=30_000)
         assert page.get_by_text("same rule set").count() == 0
         page.get_by_role("button", name="Run the comparison").click()
         page.get_by_text(re.compile(r"significant difference")).first.wait_for(timeout=180_000)
         rows = {r["metric"]: r for r in bu.grid_with(page, "effect size")}
-        page.wait_for_timeout(1000)
+        page.get_by_role("button", name="Stop the run").first.wait_for(state="detached", timeout=30_000)
         assert page.get_by_role("button", name="Stop the run").count() == 0  # gone once the run is done
         page.get_by_text("Download the comparison").first.scroll_into_view_if_needed()
         page.screenshot(path=str(bu.SCREENSHOTS / "designer_lab_result.png"), full_page=True)
