@@ -7,9 +7,6 @@ markup, and enough Dou Dizhu matches of one player (`zoe`) to need more than one
 from __future__ import annotations
 
 import json
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,26 +31,6 @@ def _variant(events: list[dict[str, Any]], match_id: str, deltas: list[int]) -> 
     out = [{**e, "match_id": match_id} for e in events]
     out[-1] = {**out[-1], "deltas": deltas}
     return out
-
-
-@contextmanager
-def serve(lake: str) -> Iterator[str]:
-    """`paiju dashboard`'s exact command (dashboard.cli) on a free localhost port; yields its URL."""
-    from dashboard.cli import command, environment
-    from tests.test_dashboard_browser import _free_port, _wait_healthy
-
-    port = _free_port()
-    proc = subprocess.Popen(command(port, "127.0.0.1"), env=environment(lake), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def build(root: Path) -> dict[str, Any]:

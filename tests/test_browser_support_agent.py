@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests import console_lake, dashboard_lake
+from tests import browser_util, console_lake, dashboard_lake
 from tests.test_dashboard_browser import ARGS, CHROMIUM
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -33,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     if not dashboard_lake.games():
         pytest.skip("no game engine is available in this build yet")
     info = console_lake.build(tmp_path_factory.mktemp("agent"))
-    with console_lake.serve(info["lake"]) as url:
+    with browser_util.dashboard(info["lake"]) as url:
         yield url, info
 
 

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests import dashboard_lake
+from tests import browser_util, dashboard_lake
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -34,34 +31,12 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 90) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError("the dashboard did not come up")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     if not dashboard_lake.games():
         pytest.skip("no game engine is available in this build yet")
-    from tests.console_lake import serve
-
     lake = dashboard_lake.build(tmp_path_factory.mktemp("browser"))
-    with serve(lake["lake"]) as url:
+    with browser_util.dashboard(lake["lake"]) as url:
         yield url, lake
 
 
