@@ -164,6 +164,14 @@ def merge_entries(entries: Sequence[Entry]) -> Merged:
     return Merged([merged[s] for s in sorted(merged)], [err for _, err in refused], duplicates)
 
 
+def gap_error(seq: int, expected: int) -> Illegal:
+    """Seq `seq` arrived where seq `expected` was due (events.md §5/§6): `not_started` when no
+    seq 0 came first, else `seq_gap` named by the seq after the gap."""
+    if expected == 0:
+        return Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {seq}")
+    return Illegal("seq_gap", f"seq {seq} follows seq {expected - 1}; seq {expected} is missing")
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What became of one event offered to a `Fold`: applied, an identical re-send, or refused."""
@@ -219,9 +227,7 @@ class Fold:
                 if same_event(self.events[seq], ev):
                     return DUPLICATE  # an identical re-send is a no-op (events.md §5)
                 return self._refuse(Illegal("conflict", f"a different event is already at seq {seq} (events.md §5: append-only)"), ev)
-            if n == 0:
-                return self._refuse(Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {seq}"), ev)
-            return self._refuse(Illegal("seq_gap", f"seq {seq} follows seq {n - 1}; seq {n} is missing"), ev)
+            return self._refuse(gap_error(seq, n), ev)
         h = ""
         if self.link_chain or ev.hash is not None:
             if not self.link_chain:  # the first hashed event: link the events before it, once
@@ -374,10 +380,7 @@ class _Run:
         # one entry per seq, ascending (merge_entries): the k-th must be seq k
         for expected, entry in enumerate(self.entries):
             if entry.seq != expected:
-                if expected == 0:
-                    err = Illegal("not_started", f"the match has no seq 0 (match_started); its first line is seq {entry.seq}")
-                else:
-                    err = Illegal("seq_gap", f"seq {entry.seq} follows seq {expected - 1}; seq {expected} is missing")
+                err = gap_error(entry.seq, expected)
                 ev = None if isinstance(entry, ContractError) else entry
                 err.seq = entry.seq  # the gap is the first fault, named by the seq after it
                 yield Step(entry.seq, ev, fold.state, self._fail(err, ev))
