@@ -49,6 +49,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -129,7 +131,7 @@ def reducer_costs(matches: list[list[Any]]) -> dict[str, float]:
 
         out = {"bare": per_event(lambda: [replay(m) for m in matches]), "live": per_event(live),
                "parse": per_event(lambda: [parse_line(x) for ls in lines for x in ls]), "submit": per_event(submit)}  # fmt: skip
-        out["json"] = per_event(lambda: [json.dumps(a, ensure_ascii=False, separators=(",", ":")).encode() for a in answers])
+        out["json"] = per_event(lambda: [orjson.dumps(a) for a in answers])
         ref.journal.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

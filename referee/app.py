@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
+import orjson
 from fastapi import FastAPI, Header, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -117,13 +118,18 @@ def _problem(status: int, code: str, message: str, headers: dict[str, str] | Non
     return _json({"error": {"code": code, "message": message}}, status, headers)
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+def _dumps(obj: Any) -> bytes:
+    """Compact UTF-8 JSON (non-ASCII kept): orjson, a tenth of `json.dumps`'s cost per answer;
+    `json.dumps` for what orjson refuses (an integer beyond 64 bits read back from a bad line)."""
+    try:
+        return orjson.dumps(obj)
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _problem_parts(status: int, code: str, message: str,
                    headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:  # fmt: skip
-    return status, {"content-type": "application/json", **(headers or {})}, _dumps({"error": {"code": code, "message": message}}).encode()
+    return status, {"content-type": "application/json", **(headers or {})}, _dumps({"error": {"code": code, "message": message}})
 
 
 def _event_schema() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -231,9 +237,8 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
             return _problem_parts(503, "unavailable", "the journal cannot be written; nothing was acknowledged")
         observe(time.perf_counter() - t0)
         if batch:
-            text = "".join(_dumps(a.body) + "\n" for a in answers)
-            return 200, {"content-type": NDJSON}, text.encode("utf-8")
-        return answers[0].http, {"content-type": "application/json"}, _dumps(answers[0].body).encode("utf-8")
+            return 200, {"content-type": NDJSON}, b"".join([_dumps(a.body) + b"\n" for a in answers])
+        return answers[0].http, {"content-type": "application/json"}, _dumps(answers[0].body)
 
     @app.post(
         "/v1/events",

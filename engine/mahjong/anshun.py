@@ -188,14 +188,14 @@ class Anshun(ClaimGame):
     # ------------------------------------------------------------ legality
     def check(self, s: Table, ev: Any) -> None:
         t = ev.type
-        seat = getattr(ev, "seat", None)
+        seat = ev.__dict__.get("seat")
         if s.ting_pending is not None and not (t == "discard" and seat == s.ting_pending):
             raise Illegal("illegal_move", f"AS-R12 seat {s.ting_pending} declared 天听 and must discard now, not {t}")
         locked = seat is not None and s.ting[seat]
         if locked and t in ("peng", "gang"):
             # a claim of another seat's discard is a forbidden claim; an own-turn an/bu gang a locked
             # seat may not make is an own-turn action (docs/rules/README.md)
-            claim = t == "peng" or getattr(ev, "kind", None) == "zhi"
+            claim = t == "peng" or ev.__dict__.get("kind") == "zhi"
             code = "illegal_claim" if claim else "illegal_move"
             raise Illegal(code, f"AS-R13 seat {seat} is tian-ting: its 13 tiles are locked, no {t}")
         if t == "discard" and locked and s.phase == "act" and s.turn == seat:

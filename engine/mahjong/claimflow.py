@@ -236,7 +236,7 @@ class ClaimGame:
         t = ev.type
         if t not in MAHJONG_TYPES or (t == "ting" and not self.has_ting(s.rules)):
             raise Illegal("wrong_phase", f"{self.P}-R0 {t} is not an event of {self.id}")
-        tile = getattr(ev, "tile", None)
+        tile = ev.__dict__.get("tile")
         tk = tile_id(tile) if tile is not None else None
         if tk is not None and tk >= 27 and self.red == 0:
             raise Illegal("not_in_hand", f"{self.P}-C1 {tile} is not a tile of {self.id}")

@@ -142,7 +142,7 @@ class Hongzhong(ClaimGame):
     def check(self, s: Table, ev: Any) -> None:
         r = s.rules
         t = ev.type
-        tile = getattr(ev, "tile", None)
+        tile = ev.__dict__.get("tile")
         k = tile_id(tile) if tile is not None else None
         if s.forced_seat is not None and not (t == "hu" and ev.seat == s.forced_seat):
             rule = "HZ-R1 four 红中 dealt" if "four_red" in s.extra and s.seq == 1 else "HZ-R10 forced_zimo"

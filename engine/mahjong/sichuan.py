@@ -587,9 +587,9 @@ class SichuanGame:
         if tile >= N_SUITED:
             raise _bad("not_in_hand", f"SC-C1 {event.tile} does not exist in Sichuan mahjong")  # type: ignore[union-attr]
         if st.stage == "act":
-            return self._act(st, t, seat, tile, getattr(event, "kind", None), seq)
+            return self._act(st, t, seat, tile, event.__dict__.get("kind"), seq)
         if st.stage in ("window", "rob"):
-            return self._window(st, t, seat, tile, getattr(event, "kind", None), seq)
+            return self._window(st, t, seat, tile, event.__dict__.get("kind"), seq)
         return self._draw_stage(st, t, seat, tile, seq)
 
     # ---- exchange / dingque
