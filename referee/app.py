@@ -162,6 +162,7 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
                   description="Live referee: checks each event of a match as the game server sends it (events.md).")  # fmt: skip
 
     metrics = referee.metrics
+    pacer = referee.gc_pacer
 
     def owned(authorization: str | None, match_id: str) -> LiveMatch | Response:
         """The token's match, or the 401/404 answer."""
@@ -231,6 +232,8 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
             answers: list[Answer] = [referee.submit(owner, match_id, ln, p) for ln, p in zip(lines, parsed, strict=True)]
         except NotYours:  # only if the match changed hands between the check and the event: never in one loop
             return _problem_parts(404, "not_found", f"no match {match_id} for this token")
+        if pacer is not None:
+            pacer.tick(len(lines))
         try:
             await referee.journal.durable()
         except JournalFailed:
@@ -341,6 +344,8 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
         """The event route as a plain ASGI handler: the same `handle_events`, without FastAPI's
         per-request routing and dependency solving; every other request goes to FastAPI."""
         path: str = scope.get("path", "")
+        if pacer is not None:
+            pacer.tick()
         if scope["type"] != "http" or scope["method"] != "POST":
             await app(scope, receive, send)
             return

@@ -104,7 +104,7 @@ def _serve(args: argparse.Namespace, tokens: Any, journal: Any, sock: socket.soc
     if n_acc or n_ref:
         print(f"paiju serve: rebuilt {len(ref.matches)} matches ({ref.n_open} open) from {n_acc} accepted and "
               f"{n_ref} refused events of {journal.path}", file=sys.stderr, flush=True)  # fmt: skip
-    calm_gc(ref.metrics.gc_pause)
+    ref.gc_pacer = calm_gc(ref.metrics.gc_pause)
     child: list[subprocess.Popen[bytes]] = []
 
     def on_start(loop: Any) -> None:

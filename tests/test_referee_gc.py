@@ -1,6 +1,7 @@
 """`referee.service.calm_gc` in a fresh interpreter (it changes the process's garbage collector):
-after it, a full collection is observed and its survivors frozen, so the next one scans only
-what came since; a reference cycle that dies unfrozen is still collected."""
+after it the automatic collector is off, the pacer collects every `every` ticks, a full
+collection is observed and its survivors frozen, so the next one scans only what came since; a
+reference cycle that dies unfrozen is still collected."""
 
 from __future__ import annotations
 
@@ -15,8 +16,16 @@ import gc, weakref
 from prometheus_client import CollectorRegistry, Histogram
 from referee.service import calm_gc
 h = Histogram("p", "p", registry=CollectorRegistry())
-frozen0 = (calm_gc(h), gc.get_freeze_count())[1]
-assert frozen0 > 0 and gc.callbacks
+pacer = calm_gc(h, every=3)
+frozen0 = gc.get_freeze_count()
+assert frozen0 > 0 and gc.callbacks and not gc.isenabled()
+def pauses():
+    return [s.value for s in h.collect()[0].samples if s.name == "p_count"][0]
+n0 = pauses()
+pacer.tick(2)
+assert pauses() == n0
+pacer.tick()
+assert pauses() == n0 + 1 and pacer.pending == 0
 keep = [[i] for i in range(5000)]
 gc.collect()
 assert gc.get_freeze_count() >= frozen0 + 5000, (gc.get_freeze_count(), frozen0)
