@@ -74,7 +74,7 @@ class Metrics:
         )  # fmt: skip
 
 
-GC_EVERY = 5000
+GC_EVERY = 2000
 """Events and requests between two of the referee's own garbage collections (`calm_gc`)."""
 
 
