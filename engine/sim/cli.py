@@ -1,5 +1,5 @@
 """`paiju simulate --game G [--rules JSON|@FILE] [--matches N] [--seed S] [--workers W]
-[--players N] [--colluders A,B[;C,D]] [--rig-deals PLAYER:FRACTION] [--seek P] --out PATH`."""
+[--players N] [--colluders A,B|A>B[;C,D]] [--rig-deals PLAYER:FRACTION] [--seek P] --out PATH`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=["local", "spark"], default="local",
                    help="local processes, or Spark for large labs (extra `dist`; output is the same)")  # fmt: skip
     p.add_argument("--players", type=int, help=f"the pool of player names p00… (default {PLAYER_POOL})")
-    p.add_argument("--colluders", help="colluding pairs, e.g. p03,p17;p05,p09: their bots play for the pair")
+    p.add_argument("--colluders", help="colluding pairs, e.g. p03,p17;p05,p09: their bots play for the pair; "
+                   "p03>p17: the pair, and p03 dumps chips to p17 (zhajinhua)")
     p.add_argument("--rig-deals", help="PLAYER:FRACTION: that share of the player's deals re-drawn until stronger")
     p.add_argument("--seek", type=float, default=0.0,
                    help="chance that a colluder seated alone brings its partner (default 0: chance seating)")  # fmt: skip
@@ -102,13 +103,18 @@ def parse_world(args: argparse.Namespace, game: object) -> World | None:
         raise UsageError(f"--players must be between {seats} and 100, got {pool}")
     names = {f"p{k:02d}" for k in range(pool)}
     pairs: list[tuple[str, str]] = []
+    dumpers: list[tuple[str, str]] = []
     for chunk in (coll or "").split(";"):
         if not chunk.strip():
             continue
-        two = [x.strip() for x in chunk.split(",")]
+        dump = ">" in chunk  # A>B: a colluding pair where A also dumps chips to B
+        two = [x.strip() for x in chunk.split(">" if dump else ",")]
         if len(two) != 2 or two[0] == two[1] or any(x not in names for x in two):
-            raise UsageError(f"--colluders: {chunk!r} is not two different players of p00..p{pool - 1:02d}")
+            raise UsageError(f"--colluders: {chunk!r} is not two different players of p00..p{pool - 1:02d} "
+                             "(A,B: a colluding pair; A>B: A also dumps chips to B)")  # fmt: skip
         pairs.append((two[0], two[1]))
+        if dump:
+            dumpers.append((two[0], two[1]))
     flat = [x for pr in pairs for x in pr]
     if len(set(flat)) != len(flat):
         raise UsageError("--colluders: a player is in two pairs")
@@ -118,6 +124,8 @@ def parse_world(args: argparse.Namespace, game: object) -> World | None:
         gid = getattr(game, "id", "")
         if gid not in SUPPORTED:
             raise UsageError(f"--colluders: colluding bots are not written for {gid}; games: {', '.join(SUPPORTED)}")
+        if dumpers and gid != "zhajinhua":
+            raise UsageError(f"--colluders A>B: chip dumping is written for zhajinhua only, not {gid}")
     rigged: tuple[str, float] | None = None
     if rig:
         who, _, frac = rig.partition(":")
@@ -130,4 +138,4 @@ def parse_world(args: argparse.Namespace, game: object) -> World | None:
         rigged = (who, f)
     if not 0.0 <= seek <= 1.0:
         raise UsageError(f"--seek must be between 0 and 1, got {seek}")
-    return World(pool=pool, colluders=tuple(pairs), rig=rigged, seek=seek)
+    return World(pool=pool, colluders=tuple(pairs), rig=rigged, seek=seek, dumpers=tuple(dumpers))

@@ -5,7 +5,10 @@ pair's policy overrides the proposal where the pair gains, and every override is
 - Zha Jin Hua: the weaker hand of the pair folds to the stronger (with only the pair left, or
   whenever the partner is still in), except that the weaker partner of a strong hand (share > 0.85)
   raises to squeeze the third players; the stronger never compares against or opens on the partner
-  (another target, else the cheapest bet).
+  (another target, else the cheapest bet). Chip dumping (`dumps`, `--colluders A>B`): while B is
+  in, A never folds or opens (it calls, to reach the two alone); with only the two left, A makes
+  the largest bet it may until it has made `DUMP_BETS` bets in the hand, whatever the cards, then
+  folds; B only calls and never folds, compares or opens against A, so B takes what A put in.
 - Mahjong (Hongzhong, Anshun): discard a suited tile (never the wild 红中) the partner can win on
   (where a discard may be won on) or peng, before the bot's own choice; never peng or kong away a
   discard the partner could win on.
@@ -26,16 +29,23 @@ from engine.mahjong.bot import claimflow_candidates
 from engine.tiles import N_SUITED, tile_name
 
 Bot = Callable[[Any, random.Random], dict[str, Any]]
+DUMP_BETS = 5
+"""Bets a chip dumper makes into a pot it shares with its receiver alone before it folds."""
 SUPPORTED = ("zhajinhua", "hongzhong", "anshun", "sichuan_xuezhan", "sichuan_xueliu", "ddz", "ddz_laizi", "paodekuai")
 
 
-def colluding_bot(game: Any, bot: Bot, pairs: Iterable[tuple[int, int]]) -> Bot:
-    """`bot` with the seats of each pair playing for the pair."""
+def colluding_bot(game: Any, bot: Bot, pairs: Iterable[tuple[int, int]],
+                  dumps: Iterable[tuple[int, int]] = ()) -> Bot:  # fmt: skip
+    """`bot` with the seats of each pair playing for the pair; `dumps`: seats (a, b) of pairs
+    where a dumps chips to b (Zha Jin Hua only)."""
     partner: dict[int, int] = {}
     for a, b in pairs:
         partner[a], partner[b] = b, a
+    dumping = frozenset(dumps)
+    if dumping and game.id != "zhajinhua":
+        raise ValueError(f"chip dumping is written for zhajinhua only, not {game.id}")
     if game.id == "zhajinhua":
-        return _zjh(game, bot, partner)
+        return _zjh(game, bot, partner, dumping)
     if game.id in ("hongzhong", "anshun"):
         return _claimflow(game, bot, partner)
     if game.id in ("sichuan_xuezhan", "sichuan_xueliu"):
@@ -49,7 +59,7 @@ def _legal(game: Any, state: Any, seat: int, payload: dict[str, Any]) -> bool:
     return payload in game.legal_actions(state) and payload.get("seat") == seat
 
 
-def _zjh(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
+def _zjh(game: Any, bot: Bot, partner: dict[int, int], dumping: frozenset[tuple[int, int]] = frozenset()) -> Bot:
     from engine.zhajinhua.bot import strength
     from engine.zhajinhua.hands import Evaluator
 
@@ -67,6 +77,15 @@ def _zjh(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
         r = state.rules
         ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
         weaker = ev.beats(state.hands[b], state.hands[a])
+        if len(state.active_seats()) == 2 and (a, b) in dumping:  # a dumps chips to b
+            made = sum(1 for c in state.chips if c[0] == a and c[1] == "bet")
+            return bets[-1] if bets and made < DUMP_BETS else fold
+        if len(state.active_seats()) == 2 and (b, a) in dumping:  # a receives: it only calls
+            return bets[0] if bets else fold
+        if (a, b) in dumping:  # stay in to reach the two alone: never fold, open or compare on b
+            if payload["type"] == "compare" and payload["target"] != b:
+                return payload
+            return bets[0] if bets else payload
         if len(state.active_seats()) == 2:  # only the pair: the weaker folds, the stronger waits
             if weaker:
                 return fold

@@ -109,13 +109,19 @@ class World:
     """Who plays: a pool of `pool` names (p00, p01, …), colluding pairs whose bots play for the pair
     (engine/sim/collusion.py), a dealer that favours one player (`rig` = (name, fraction of deals
     re-drawn), engine/sim/rig.py) and `seek`: the chance that a colluder seated without its partner
-    brings the partner to the table (colluders who seek each other's tables). Ground truth for
+    brings the partner to the table (colluders who seek each other's tables); `dumpers`: pairs
+    (a, b) of colluders where a dumps chips to b (Zha Jin Hua, `--colluders A>B`). Ground truth for
     `paiju integrity` (docs/integrity.md)."""
 
     pool: int = PLAYER_POOL
     colluders: tuple[tuple[str, str], ...] = ()
     rig: tuple[str, float] | None = None
     seek: float = 0.0
+    dumpers: tuple[tuple[str, str], ...] = ()
+
+    def dumps_at(self, names: list[str]) -> list[tuple[int, int]]:
+        """The seats (from, to) of each chip-dumping pair that sits at this table together."""
+        return [(names.index(a), names.index(b)) for a, b in self.dumpers if a in names and b in names]
 
     def pairs_at(self, names: list[str]) -> list[tuple[int, int]]:
         """The seats of each colluding pair that sits at this table together."""
@@ -203,7 +209,7 @@ def match_events(
     if pairs:
         from engine.sim.collusion import colluding_bot
 
-        bot_action = colluding_bot(game, bot_action, pairs)
+        bot_action = colluding_bot(game, bot_action, pairs, dumps=w.dumps_at(names))
     seq = 2
     while not is_finished(state):
         if seq >= MAX_EVENTS:
