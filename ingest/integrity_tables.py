@@ -347,7 +347,8 @@ def _z_of(p: float) -> float:
 
 def _tippett(ps: Sequence[float]) -> float:
     """P(the smallest of k independent uniform p-values ≤ the smallest seen) = 1 − (1 − min)^k:
-    a pair stands out by its behaviour or by how often it sits together, either suffices."""
+    a pair stands out by its behaviour, by how often it sits together or by the money between
+    them, any one suffices."""
     return float(-math.expm1(len(ps) * math.log1p(-min(min(ps), 1.0 - 1e-16))))
 
 
@@ -498,9 +499,12 @@ def combine(local: Mapping[tuple[str, str, str], Mapping[str, Any]], games: Mapp
         ) * (g["active"][a] * g["active"][b]) / max(1e-9, _mean_activity(g) ** 2)
         z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
         p_co = _poisson_sf(n_together, expected)
+        # the money flow counts where the settlement lines are known: chip dumping (one way, so
+        # two-sided) hides from the behaviour score (the dumper never folds to its receiver)
+        p_flow = [loc["flows"]["flow_p"]] if "flow_p" in loc["flows"] else []
         per_game.append({
             "players": [a, b], "game": gid, "matches_together": n_together,
-            "score": _z_of(_tippett([_norm_sf(z), p_co])), "p_value": _tippett([p_t, p_co]),
+            "score": _z_of(_tippett([_norm_sf(z), p_co, *p_flow])), "p_value": _tippett([p_t, p_co, *p_flow]),
             "signals": {"co_seating_z": z_co, "expected_together": expected, "co_seating_p": p_co,
                         "behaviour_z": z, "behaviour_p": p_t,
                         **{f"{c}_z": v for c, v in loc["comp_z"].items()},
@@ -528,7 +532,8 @@ def _flows(pd_: _PairData) -> dict[str, float]:
     the settlement's net points from player_a to player_b over the matches whose items are known,
     `flow_z` its standardised sum under the seat shuffle (which also draws who of the two holds
     which seat: mean 0, variance the mean square of the match's net flows over its seat pairs) and
-    `flow_p` its two-sided normal p-value (chip dumping one way; shown, not scored)."""
+    `flow_p` its two-sided normal p-value (chip dumping one way; the third p-value of the row's
+    Tippett combination, `combine`)."""
     joint = [float(o[0]) for o in pd_.obs]
     out = {"joint_mean": float(np.mean(joint)) if joint else 0.0}
     if pd_.flow:
