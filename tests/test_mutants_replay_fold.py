@@ -1,0 +1,412 @@
+"""Mutation-killing tests for `engine/replay.py` (issue 17): `Fold`, the whole-log driver and the result.
+
+events.md §5 (append-only, hash chain) and §6 (result fields, verdicts, error codes). A toy two-seat
+game stands in for the rules so that only the driver is under test. Every hash is a from-scratch
+`hashlib.sha256` over the contract's formula, `SHA-256(utf8(hash(k-1)) ‖ canonical JSON of event k
+without hash)`, with canonical JSON from `json.dumps(sort_keys, no spaces, ensure_ascii=False)` of
+the test's own dicts (never `events.chain`). Verdicts and fields are written out by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+import engine.replay as replay_mod
+from engine.base import GameRules, Settlement, item, parse_rules
+from engine.errors import Illegal
+from engine.replay import (
+    APPLIED,
+    DUPLICATE,
+    Fold,
+    Outcome,
+    ReplayResult,
+    merge_entries,
+    order_entries,
+    replay,
+    replay_final,
+    replay_with_steps,
+    same_event,
+    steps,
+)
+from events.codec import parse_event
+from events.errors import ContractError
+
+
+@dataclass(frozen=True)
+class ToyState:
+    turn: int
+    passes: int
+
+
+class ToyGame:
+    """Seats alternate `pass` (the dealer first); after four passes seat 1 wins 1 point from seat 0.
+
+    After the end, one more `pass` by seat 1 is accepted (`continues_after_end`, like 一炮多响).
+    """
+
+    id = "toy"
+    seats = (2, 3)
+    Rules = GameRules
+    presets = {"standard": {}}
+
+    def parse_rules(self, raw: Any) -> GameRules:
+        return parse_rules(GameRules, self.presets, raw)
+
+    def start(self, started: Any, dealt: Any, rules: Any) -> ToyState:
+        return ToyState(started.dealer, 0)
+
+    def apply(self, state: ToyState, ev: Any) -> ToyState:
+        if ev.type != "pass":
+            raise Illegal("wrong_phase", f"TOY-2 only pass, got {ev.type}")
+        if state.passes < 4 and ev.seat != state.turn:
+            raise Illegal("not_your_turn", f"TOY-3 seat {state.turn} acts, not {ev.seat}")
+        return replace(state, turn=1 - state.turn, passes=state.passes + 1)
+
+    def is_finished(self, state: ToyState) -> bool:
+        return state.passes >= 4
+
+    def continues_after_end(self, state: ToyState, ev: Any) -> bool:
+        return state.passes == 4 and getattr(ev, "seat", None) == 1
+
+    def settle(self, state: ToyState) -> Settlement:
+        return Settlement.from_items(2, [item("toy_win", 1, 0, 1)], [1])
+
+    def turn_phase(self, state: ToyState) -> tuple[int | None, str]:
+        return state.turn, "play"
+
+
+class ToyNoHook(ToyGame):
+    """The same game without `continues_after_end`: nothing after the end."""
+
+    continues_after_end = None  # type: ignore[assignment]
+
+
+class ToyRuled(ToyGame):
+    """The same game naming its deal rule (`deal_rule`, as DDZ-R2 / PDK-R2 do)."""
+
+    deal_rule = "TOY-R2"
+
+
+GAME: dict[str, Any] = {"g": ToyGame()}
+
+
+@pytest.fixture(autouse=True)
+def _toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    GAME["g"] = ToyGame()
+
+    def get(g: str) -> Any:
+        if g == "anshun":
+            raise replay_mod.GameNotAvailable("game 'anshun' is not available")
+        return GAME["g"]
+
+    monkeypatch.setattr(replay_mod, "get_game", get)
+
+
+def d(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"match_id": mid, "seq": seq, "type": typ}
+    if typ == "match_started":
+        base.update(game="ddz", rules={}, players=["a", "b"], dealer=0, base=1)
+    elif typ == "dealt":
+        base.update(hands=[["3s"], ["4s"]])
+    elif typ == "pass":
+        base.update(seat=(seq - 2) % 2)
+    base.update(f)
+    return base
+
+
+def full_dicts(mid: str = "t1", settled: list[int] | None = None) -> list[dict[str, Any]]:
+    out = [d(0, "match_started", mid), d(1, "dealt", mid)] + [d(s, mid=mid) for s in range(2, 6)]
+    if settled is not None:
+        out.append(d(6, "settled", mid, deltas=settled))
+    return out
+
+
+def ev(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> Any:
+    return parse_event(d(seq, typ, mid, **f))
+
+
+def sha(prev: str, obj: dict[str, Any]) -> str:
+    body = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(prev.encode("utf-8") + body).hexdigest()
+
+
+def chain_of(dicts: list[dict[str, Any]]) -> list[str]:
+    prev, out = "", []
+    for x in dicts:
+        prev = sha(prev, {k: v for k, v in x.items() if k != "hash"})
+        out.append(prev)
+    return out
+
+
+def hashed(dicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**x, "hash": h} for x, h in zip(dicts, chain_of(dicts), strict=True)]
+
+
+def parsed(dicts: list[dict[str, Any]]) -> list[Any]:
+    return [parse_event(x) for x in dicts]
+
+
+# --- Outcome ---------------------------------------------------------------------------------------
+
+
+def test_outcome_constants() -> None:
+    assert (APPLIED.accepted, APPLIED.duplicate, APPLIED.error) == (True, False, None)
+    assert (DUPLICATE.accepted, DUPLICATE.duplicate, DUPLICATE.error) == (True, True, None)
+    o = Outcome(False)
+    assert (o.duplicate, o.error) == (False, None)
+
+
+# --- Fold.step ---------------------------------------------------------------------------------------
+
+
+def test_fold_fresh_state() -> None:
+    f = Fold("m")
+    assert f.result.match_id == "m" and f.events == [] and f.next_seq == 0
+    assert (f.game, f.state, f.rules, f.started, f.n) == (None, None, None, None, 0)
+    assert (f.finished, f.settled_seen, f.prev_hash, f.any_hash, f.chain_broken, f.link_chain) == (
+        False, False, "", False, False, False)  # fmt: skip
+    assert Fold("m", link_chain=True).link_chain is True
+    assert f.turn_phase() == (None, "dealing")
+
+
+def test_fold_applies_a_whole_match_and_concludes() -> None:
+    f = Fold("t1")
+    outs = [f.step(e) for e in parsed(full_dicts(settled=[-1, 1]))]
+    assert all(o is APPLIED for o in outs)
+    assert f.next_seq == 7 and f.n == 2 and f.finished and f.settled_seen
+    r = f.conclude()
+    assert r is f.result
+    assert r.to_dict() == {
+        "match_id": "t1", "game": "ddz", "status": "finished", "events": 0, "error": None,
+        "winners": [1], "deltas": [-1, 1], "items": [{"kind": "toy_win", "seat": 1, "from": 0, "points": 1}],
+        "recorded_deltas": [-1, 1], "settlement_matches": True, "chain_ok": None,
+    }  # fmt: skip
+    # not hashed, not linked: no final hash
+    assert r.final_hash is None and f.prev_hash == ""
+    assert (r.players, r.base, r.dealer, r.rules) == (["a", "b"], 1, 0, {"preset": "standard"})
+    assert f.conclude().to_dict() == r.to_dict()  # idempotent
+
+
+def test_fold_turn_phase_after_the_deal() -> None:
+    f = Fold("t1")
+    f.step(ev(0, "match_started"))
+    assert f.turn_phase() == (None, "dealing")  # state None until the deal
+    f.step(ev(1, "dealt"))
+    assert f.turn_phase() == (0, "play")
+    f.step(ev(2))
+    assert f.turn_phase() == (1, "play")
+
+
+def test_fold_duplicate_and_conflict() -> None:
+    """§5: an identical re-send is a no-op; a different event at a stored seq is `conflict`."""
+    f = Fold("t1")
+    es = parsed(full_dicts())
+    for e in es[:4]:
+        f.step(e)
+    assert f.step(ev(2)) is DUPLICATE
+    assert f.step(ev(0, "match_started")) is DUPLICATE
+    out = f.step(ev(3, seat=0))
+    assert out.accepted is False and out.duplicate is False
+    assert out.error is not None
+    assert (out.error.code, out.error.seq, out.error.type, out.error.match_id) == ("conflict", 3, "pass", "t1")
+    assert out.error.message == "a different event is already at seq 3 (events.md §5: append-only)"
+    assert f.next_seq == 4
+
+
+def test_fold_gap_and_not_started_messages() -> None:
+    out = Fold("t1").step(ev(3))
+    assert out.error is not None and out.error.code == "not_started"
+    assert out.error.message == "the match has no seq 0 (match_started); its first line is seq 3"
+    assert (out.error.seq, out.error.type, out.error.match_id) == (3, "pass", "t1")
+    f = Fold("t1")
+    f.step(ev(0, "match_started"))
+    f.step(ev(1, "dealt"))
+    out = f.step(ev(4))
+    assert out.error is not None and out.error.code == "seq_gap"
+    assert out.error.message == "seq 4 follows seq 1; seq 2 is missing"
+    assert out.error.seq == 4
+
+
+def test_fold_refuse_names_the_fold_match_and_keeps_the_errors_own_seq() -> None:
+    """`_refuse` fills seq/type only where the error has none; the match id is always the fold's."""
+    f = Fold("mine")
+    err = ContractError("bad_field", "x", match_id="other", seq=9, type="bet")
+    out = f._refuse(err, ev(2, mid="t1"))
+    assert out.error is err and (err.seq, err.type, err.match_id) == (9, "bet", "mine")
+    assert out.accepted is False and out.duplicate is False
+    err2 = ContractError("bad_field", "y")
+    f._refuse(err2, ev(2, mid="t1"))
+    assert (err2.seq, err2.type, err2.match_id) == (2, "pass", "mine")
+
+
+def test_fold_hash_chain_from_the_first_hashed_event() -> None:
+    """The events before the first hashed one are linked when it comes; then every event is linked."""
+    dicts = full_dicts(settled=[-1, 1])
+    hs = chain_of(dicts)
+    f = Fold("t1")
+    for x in dicts[:3]:
+        assert f.step(parse_event(x)) is APPLIED
+    assert f.prev_hash == "" and f.link_chain is False and f.any_hash is False
+    assert f.step(parse_event({**dicts[3], "hash": hs[3]})) is APPLIED
+    assert f.link_chain is True and f.prev_hash == hs[3] and f.any_hash is True
+    assert f.step(parse_event(dicts[4])) is APPLIED  # unhashed, still linked
+    assert f.prev_hash == hs[4]
+    bad = f.step(parse_event({**dicts[5], "hash": hs[4]}))
+    assert bad.error is not None and bad.error.code == "bad_hash" and bad.error.seq == 5
+    assert bad.error.message == "hash of seq 5 does not verify: the log was edited after it was written (events.md §5)"
+    assert f.prev_hash == hs[4] and f.next_seq == 5  # refused: nothing changed
+    for x in dicts[5:]:
+        assert f.step(parse_event({**x, "hash": hs[x["seq"]]})) is APPLIED
+    r = f.conclude()
+    assert r.chain_ok is True and r.final_hash == hs[6]
+
+
+def test_fold_link_chain_from_the_start_without_hashes() -> None:
+    dicts = full_dicts()
+    hs = chain_of(dicts)
+    f = Fold("t1", link_chain=True)
+    for x in dicts[:2]:
+        f.step(parse_event(x))
+    assert f.prev_hash == hs[1] and f.any_hash is False
+    r = f.conclude()
+    assert r.chain_ok is None and r.final_hash == hs[1] and r.status == "incomplete"
+
+
+def test_fold_a_refused_rule_event_does_not_advance_the_chain() -> None:
+    dicts = full_dicts()
+    hs = chain_of(dicts)
+    f = Fold("t1", link_chain=True)
+    for x in dicts[:3]:
+        f.step(parse_event(x))
+    wrong = d(3, seat=0)  # seat 1 acts at seq 3 (seat 0 passed at seq 2)
+    out = f.step(parse_event(wrong))
+    assert out.error is not None and out.error.code == "not_your_turn"
+    assert f.prev_hash == hs[2] and f.next_seq == 3
+
+
+def test_fold_chain_broken_flag_drives_chain_ok() -> None:
+    f = Fold("t1")
+    f.any_hash, f.chain_broken = True, True
+    assert f.conclude().chain_ok is False
+    f.chain_broken = False
+    assert f.conclude().chain_ok is True
+    f.any_hash = False
+    assert f.conclude().chain_ok is None
+
+
+def test_conclude_keeps_invalid_and_compares_a_recorded_settlement() -> None:
+    f = Fold("t1")
+    for e in parsed(full_dicts(settled=[-1, 1])):
+        f.step(e)
+    f.result.status = "invalid"
+    r = f.conclude()
+    # §6: deltas null unless finished; settlement_matches whether recorded == deltas (None != [-1, 1])
+    assert (r.status, r.deltas, r.winners, r.items) == ("invalid", None, [], [])
+    assert r.settlement_matches is False
+
+
+def test_conclude_settlement_matches_false_and_null() -> None:
+    f = Fold("t1")
+    for e in parsed(full_dicts(settled=[1, -1])):
+        f.step(e)
+    r = f.conclude()
+    assert (r.recorded_deltas, r.deltas, r.settlement_matches) == ([1, -1], [-1, 1], False)
+    g = Fold("t1")
+    for e in parsed(full_dicts()):
+        g.step(e)
+    r = g.conclude()
+    assert (r.status, r.recorded_deltas, r.settlement_matches) == ("finished", None, None)
+
+
+def test_conclude_unfinished_is_incomplete() -> None:
+    f = Fold("t1")
+    for e in parsed(full_dicts()[:5]):
+        f.step(e)
+    r = f.conclude()
+    assert (r.status, r.deltas, r.winners, r.items, r.error) == ("incomplete", None, [], [], None)
+
+
+def test_conclude_items_are_copies() -> None:
+    f = Fold("t1")
+    for e in parsed(full_dicts()):
+        f.step(e)
+    r = f.conclude()
+    r.items[0]["points"] = 99
+    assert f.game is not None
+    s = f.game.settle(f.state)
+    assert s.items[0]["points"] == 1 and type(r.items[0]) is dict
+
+
+# --- Fold._apply: the per-event rules (messages are the frozen wording) -----------------------------
+
+
+def _after(n: int) -> Fold:
+    f = Fold("t1")
+    for e in parsed(full_dicts())[:n]:
+        assert f.step(e) is APPLIED
+    return f
+
+
+def _err(f: Fold, e: Any) -> tuple[str, str]:
+    out = f.step(e)
+    assert out.error is not None and out.accepted is False
+    return out.error.code, out.error.message
+
+
+def test_apply_seq0_rules() -> None:
+    assert _err(Fold("t1"), ev(0, "pass", seat=0)) == ("not_started", "seq 0 must be match_started, got pass")
+    assert _err(Fold("t1"), ev(0, "match_started", game="anshun")) == ("bad_rules", "game 'anshun' is not available")
+    assert _err(Fold("t1"), ev(0, "match_started", players=["a", "b", "c", "d"])) == (
+        "bad_field", "ddz is played by 2 or 3 players, got 4")  # fmt: skip
+    assert _err(Fold("t1"), ev(0, "match_started", dealer=2)) == (
+        "bad_deal", "dealer 2 is not a seat of a 2-player match")  # fmt: skip (no deal_rule: no leading space)
+    f = Fold("t1")
+    assert f.step(ev(0, "match_started", players=["a", "b", "c"], dealer=2)) is APPLIED  # dealer 2 < 3 seats
+    assert f.n == 3 and f.result.dealer == 2 and f.started is not None and f.started.seq == 0
+    GAME["g"] = ToyRuled()
+    assert _err(Fold("t1"), ev(0, "match_started", dealer=5)) == (
+        "bad_deal", "TOY-R2 dealer 5 is not a seat of a 2-player match")  # fmt: skip
+
+
+def test_apply_seq1_and_later_rules() -> None:
+    assert _err(_after(1), ev(1, "pass", seat=0)) == ("wrong_phase", "seq 1 must be dealt, got pass")
+    assert _err(_after(1), ev(1, "dealt", hands=[["3s"], ["4s"], ["5s"]])) == (
+        "bad_deal", "dealt has 3 hands for 2 players")  # fmt: skip
+    assert _err(_after(1), ev(1, "dealt", hands=[["3s"], ["1m"]])) == (
+        "bad_deal", "hand 1 holds '1m', which is not a card of ddz")  # fmt: skip
+    assert _err(_after(1), ev(1, "match_started")) == (
+        "wrong_phase", "match_started at seq 1: only seq 0 starts a match")  # fmt: skip
+    assert _err(_after(3), ev(3, "dealt")) == ("wrong_phase", "dealt at seq 3: the deal is seq 1")
+    assert _err(_after(3), ev(3, "settled", deltas=[0, 0])) == (
+        "wrong_phase", "settled before the match ended (events.md §2: settled follows the end)")  # fmt: skip
+    assert _err(_after(3), ev(3, seat=2)) == ("bad_field", "seat 2 does not exist in a 2-player match")
+    assert _err(_after(6), ev(6, "settled", deltas=[0, 0, 0])) == ("bad_field", "settled has 3 deltas for 2 seats")
+    f = _after(6)
+    assert f.step(ev(6, "settled", deltas=[-1, 1])) is APPLIED
+    assert _err(f, ev(7, "settled", deltas=[-1, 1])) == ("after_end", "a second settled event")
+
+
+def test_apply_mahjong_deal_kind_and_other_games() -> None:
+    f = Fold("t1")
+    f.step(ev(0, "match_started", game="hongzhong"))
+    assert _err(f, ev(1, "dealt", hands=[["1m"], ["As"]])) == (
+        "bad_deal", "hand 1 holds 'As', which is not a tile of hongzhong")  # fmt: skip
+    assert f.step(ev(1, "dealt", hands=[["1m"], ["2m"]])) is APPLIED
+    assert replay_mod._check_deal_kind("toy", parse_event(d(1, "dealt", hands=[["As"], ["1m"]]))) is None  # no kind: no check
+
+
+def test_apply_after_end_and_continues_after_end() -> None:
+    f = _after(6)
+    assert f.finished
+    assert _err(f, ev(6, seat=0)) == ("after_end", "pass after the match ended")
+    assert f.step(ev(6, seat=1)) is APPLIED  # the hook accepts it (the game's own rule)
+    assert f.finished is True and f.state.passes == 5
+    assert _err(f, ev(7, seat=1)) == ("after_end", "pass after the match ended")  # the hook: only at 4 passes
+    GAME["g"] = ToyNoHook()
+    g = _after(6)
+    assert _err(g, ev(6, seat=1)) == ("after_end", "pass after the match ended")
