@@ -410,3 +410,199 @@ def test_apply_after_end_and_continues_after_end() -> None:
     GAME["g"] = ToyNoHook()
     g = _after(6)
     assert _err(g, ev(6, seat=1)) == ("after_end", "pass after the match ended")
+
+
+# --- the whole-log driver: merge, order, gap, conflict, chain verdict, result ------------------------
+
+
+def test_order_entries_by_seq_keeping_seqless_in_place() -> None:
+    a, b, c = ev(2), ev(0, "match_started"), ev(1, "dealt")
+    x = ContractError("bad_json", "no seq")
+    y = ContractError("bad_json", "no seq, first")
+    assert order_entries([y, a, x, b, c]) == [y, b, c, a, x]
+    big = ev(99_999)
+    assert order_entries([big, a]) == [a, big]
+    # equal seq: arrival order; an entry with a seq goes before a seq-less one after the same seq
+    a2 = ev(2, seat=1)
+    assert order_entries([a, x, a2]) == [a, a2, x]
+
+
+def test_same_event_rule() -> None:
+    """§5 / issue 17: same content, and a hash absent or the stored one."""
+    x = d(2)
+    h = sha("", x)
+    stored = parse_event({**x, "hash": h})
+    assert same_event(stored, parse_event(x)) is True
+    assert same_event(stored, parse_event({**x, "hash": h})) is True
+    assert same_event(stored, parse_event({**x, "hash": "0" * 64})) is False
+    assert same_event(stored, parse_event(d(2, seat=1))) is False
+    assert same_event(parse_event(x), parse_event({**x, "hash": h})) is False  # the stored one has none
+
+
+def test_merge_entries_counts_and_refusals() -> None:
+    es = parsed(full_dicts())
+    m = merge_entries(es)
+    assert m.entries == es and m.refused == [] and m.duplicates == 0
+    m = merge_entries([es[0], es[1], es[2], ev(2), es[3]])
+    assert m.entries == es[:4] and m.refused == [] and m.duplicates == 1
+    m = merge_entries([es[0], ev(0, "match_started"), ev(0, "match_started"), es[1]])
+    assert m.duplicates == 2 and m.entries == es[:2]
+    m = merge_entries([es[0], es[1], es[2], ev(2, seat=1), es[3], ev(2, seat=1)])
+    assert m.entries == es[:4] and m.duplicates == 0
+    assert [(e.code, e.seq, e.type, e.match_id) for e in m.refused] == [("conflict", 2, "pass", "t1")] * 2
+    assert m.refused[0].message == (
+        "a different event is already at seq 2 (events.md §5: append-only); the first one received stands")
+
+
+def test_merge_entries_unreadable_lines() -> None:
+    es = parsed(full_dicts())
+    u2 = ContractError("bad_json", "unreadable at 2", seq=2)
+    u2b = ContractError("bad_json", "again at 2", seq=2)
+    none = ContractError("bad_json", "no seq")
+    at1 = ContractError("bad_json", "unreadable at 1", seq=1)
+    late = ContractError("bad_json", "unreadable at 3, the event came later", seq=3)
+    m = merge_entries([es[0], at1, es[1], none, u2, u2b, late, es[3]])
+    # seq 1 held by an event (arrived after the unreadable line): the unreadable line is refused (late)
+    assert m.entries == [es[0], es[1], u2, es[3]]
+    assert m.refused == [at1, none, u2b, late]
+    assert m.duplicates == 0
+
+
+def test_merge_entries_fast_path_falls_back_on_a_duplicate() -> None:
+    es = parsed(full_dicts())
+    m = merge_entries([*es[:3], ev(1, "dealt"), *es[3:]])  # a re-sent copy (the same object twice is one)
+    assert m.entries == es and m.duplicates == 1 and m.refused == []
+
+
+def test_replay_counts_events_without_unreadable_lines_and_names_refusals() -> None:
+    es = parsed(full_dicts(settled=[-1, 1]))
+    conflict = ev(3, seat=0)
+    bad = ContractError("bad_json", "no seq", match_id="zz")
+    r = replay([*es, conflict, bad])
+    # 7 events; the conflict and the seq-less line are refused, the match goes on (§5)
+    assert (r.status, r.events, r.error, r.settlement_matches) == ("finished", 7, None, True)
+    assert [e.code for e in r.refused] == ["conflict", "bad_json"] and all(e.match_id == "t1" for e in r.refused)
+    u = ContractError("bad_json", "cannot read", seq=4)
+    r = replay([*es[:4], u])
+    assert r.events == 4 and r.status == "invalid"
+    assert r.error == {"seq": 4, "type": None, "code": "bad_json", "message": "cannot read"}
+    assert r.to_dict()["events"] == 4
+
+
+def test_replay_gap_at_an_unreadable_line_and_the_chain_verdict() -> None:
+    """The gap is the first fault, named by the seq after it; the unreadable line past it is not reached."""
+    dicts = hashed(full_dicts())
+    es = parsed(dicts)
+    u = ContractError("bad_json", "cannot read", seq=4)
+    r = replay([*es[:3], u])
+    assert r.error is not None and (r.error["seq"], r.error["code"], r.error["type"]) == (4, "seq_gap", None)
+    assert r.error["message"] == "seq 4 follows seq 2; seq 3 is missing"
+    assert r.chain_ok is True  # seq 0-2 verify; the unreadable line breaks only hashed events after it: none
+    r = replay([*es[:3], *es[4:]])
+    assert (r.error["seq"], r.error["code"], r.error["type"]) == (4, "seq_gap", "pass")
+    assert r.chain_ok is False and r.status == "invalid" and r.deltas is None
+
+
+def test_replay_no_seq0() -> None:
+    r = replay(parsed(full_dicts())[2:])
+    assert r.error == {"seq": 2, "type": "pass", "code": "not_started",
+                       "message": "the match has no seq 0 (match_started); its first line is seq 2"}  # fmt: skip
+    assert r.match_id == "t1" and r.game is None and r.events == 4
+
+
+def test_replay_final_hash_runs_through_the_refused_event() -> None:
+    dicts = full_dicts()
+    dicts[3] = d(3, seat=0)  # seat 1 acts at seq 3: not_your_turn
+    hd = hashed(dicts)
+    hs = chain_of(dicts)
+    r = replay(parsed(hd))
+    assert (r.status, r.error["seq"], r.error["code"]) == ("invalid", 3, "not_your_turn")
+    assert r.final_hash == hs[3] and r.chain_ok is True
+    # without hashes nothing is linked
+    r = replay(parsed(dicts))
+    assert r.final_hash is None and r.chain_ok is None
+
+
+def test_replay_final_hash_of_a_whole_hashed_match() -> None:
+    hd = hashed(full_dicts(settled=[-1, 1]))
+    hs = chain_of(full_dicts(settled=[-1, 1]))
+    r = replay(parsed(hd))
+    assert (r.status, r.chain_ok, r.final_hash, r.settlement_matches) == ("finished", True, hs[6], True)
+    # one hash only, on the last event: linked from seq 0 all the same
+    plain = [parse_event(x) for x in full_dicts(settled=[-1, 1])[:6]] + [parse_event(hd[6])]
+    r = replay(plain)
+    assert (r.chain_ok, r.final_hash) == (True, hs[6])
+
+
+def test_whole_chain_verdicts() -> None:
+    dicts = full_dicts()
+    hd = hashed(dicts)
+    es = parsed(hd)
+    assert replay_mod._whole_chain(es) == (True, False)
+    assert replay_mod._whole_chain(parsed(dicts)) == (False, False)
+    assert replay_mod._whole_chain([*es[:3], es[2], *es[3:]]) == (True, False)  # a seq linked once
+    assert replay_mod._whole_chain([*es[:3], ContractError("bad_json", "x", seq=3), *es[4:]]) == (True, True)
+    # an unreadable line before only unhashed events breaks nothing
+    assert replay_mod._whole_chain([*parsed(dicts[:3]), ContractError("bad_json", "x", seq=3)]) == (False, False)
+    edited = [*es[:4], parse_event({**hd[4], "seat": 1}), es[5]]
+    assert replay_mod._whole_chain(edited) == (True, True)
+    # only the first hashed event is wrong: still broken
+    assert replay_mod._whole_chain([parse_event({**hd[0], "hash": "0" * 64}), *es[1:]]) == (True, True)
+
+
+def test_strict_raises_the_first_error_and_lenient_does_not() -> None:
+    es = parsed(full_dicts())
+    bad = [*es[:3], ev(3, seat=0), *es[4:]]
+    with pytest.raises(ContractError) as info:
+        replay(bad, strict=True)
+    assert (info.value.code, info.value.seq, info.value.match_id, info.value.type) == ("not_your_turn", 3, "t1", "pass")
+    assert replay(bad).status == "invalid"
+    assert replay(es, strict=True).status == "finished"
+
+
+def test_steps_and_replay_final_and_with_steps() -> None:
+    es = parsed(full_dicts())
+    ss = list(steps(es))
+    assert [s.seq for s in ss] == [0, 1, 2, 3, 4, 5] and all(s.error is None for s in ss)
+    assert ss[0].state is None and ss[1].state == ToyState(0, 0) and ss[5].state == ToyState(0, 4)
+    assert [s.event for s in ss] == es
+    bad = [*es[:3], ev(3, seat=0), *es[4:]]
+    ss = list(steps(bad))
+    assert [s.seq for s in ss] == [0, 1, 2, 3]
+    last = ss[-1]
+    assert last.event == bad[3] and last.state == ToyState(1, 1) and last.error is not None
+    assert last.error.code == "not_your_turn"
+    r, state = replay_final(es)
+    assert r.status == "finished" and state == ToyState(0, 4)
+    r, state = replay_final(es[:1])
+    assert r.status == "incomplete" and state is None
+    out, r = replay_with_steps(bad)
+    assert len(out) == 4 and r.status == "invalid" and r.error["seq"] == 3
+    # steps at a gap: the event after the gap, the state before it
+    ss = list(steps([*es[:3], *es[4:]]))
+    assert (ss[-1].seq, ss[-1].event, ss[-1].state) == (4, es[4], ToyState(1, 1))
+    assert ss[-1].error is not None and ss[-1].error.code == "seq_gap"
+    # steps at an unreadable line: no event, the error is the line's own
+    u = ContractError("bad_field", "unknown field", seq=3, type="pass")
+    ss = list(steps([*es[:3], u]))
+    assert (ss[-1].seq, ss[-1].event, ss[-1].error) == (3, None, u) and u.match_id == "t1"
+
+
+def test_replay_result_defaults_and_json() -> None:
+    r = ReplayResult("m")
+    assert r.to_dict() == {
+        "match_id": "m", "game": None, "status": "incomplete", "events": 0, "error": None, "winners": [],
+        "deltas": None, "items": [], "recorded_deltas": None, "settlement_matches": None, "chain_ok": None,
+    }  # fmt: skip
+    assert (r.final_hash, r.players, r.rules, r.base, r.dealer, r.refused) == (None, None, None, None, None, [])
+    r.game = "麻将"
+    assert r.to_json() == (
+        '{"match_id":"m","game":"麻将","status":"incomplete","events":0,"error":null,"winners":[],'
+        '"deltas":null,"items":[],"recorded_deltas":null,"settlement_matches":null,"chain_ok":null}')
+
+
+def test_match_id_is_the_first_named() -> None:
+    es = parsed(full_dicts(mid="A"))
+    assert replay([ContractError("bad_json", "x", seq=0), *es[1:]]).match_id == "A"
+    assert replay_mod._match_id([ContractError("bad_json", "x")]) == ""
+    assert replay([]).match_id == "" and replay([]).status == "incomplete"
