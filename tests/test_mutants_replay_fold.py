@@ -606,3 +606,76 @@ def test_match_id_is_the_first_named() -> None:
     assert replay([ContractError("bad_json", "x", seq=0), *es[1:]]).match_id == "A"
     assert replay_mod._match_id([ContractError("bad_json", "x")]) == ""
     assert replay([]).match_id == "" and replay([]).status == "incomplete"
+
+
+# --- survivors of the first mutmut run (issue 17) ------------------------------------------------------
+
+
+class ToyDoneAtDeal(ToyGame):
+    """A match that ends at its deal (as a void redeal does): `settled` may follow at seq 2."""
+
+    def start(self, started: Any, dealt: Any, rules: Any) -> ToyState:
+        return ToyState(started.dealer, 4)
+
+
+def test_a_match_finished_at_the_deal_takes_settled_at_seq_2() -> None:
+    GAME["g"] = ToyDoneAtDeal()
+    es = [*parsed(full_dicts()[:2]), ev(2, "settled", deltas=[-1, 1])]
+    f = Fold("t1")
+    assert [f.step(e) for e in es] == [APPLIED, APPLIED, APPLIED]
+    assert f.finished is True
+    r = replay(es)
+    assert (r.status, r.deltas, r.settlement_matches) == ("finished", [-1, 1], True)
+
+
+def test_merge_entries_fast_path_is_only_for_events() -> None:
+    es = parsed(full_dicts())
+    none = ContractError("bad_json", "no seq")
+    m = merge_entries([es[0], none])
+    assert m.entries == [es[0]] and m.refused == [none] and m.duplicates == 0
+
+
+def test_final_hash_links_from_seq_0_when_only_a_later_event_is_hashed() -> None:
+    """The whole log holds a hash (seq 5), so the driver links from seq 0: the final hash runs through
+    the event refused at seq 3 (hash(3) of the formula) and the chain verifies."""
+    dicts = full_dicts()
+    dicts[3] = d(3, seat=0)  # seat 1 acts at seq 3: not_your_turn
+    hs = chain_of(dicts)
+    es = [*parsed(dicts[:5]), parse_event({**dicts[5], "hash": hs[5]})]
+    r = replay(es)
+    assert (r.error["seq"], r.error["code"]) == (3, "not_your_turn")
+    assert (r.final_hash, r.chain_ok) == (hs[3], True)
+
+
+def test_whole_chain_checks_past_a_repeated_seq() -> None:
+    hd = hashed(full_dicts())
+    es = parsed(hd)
+    edited = parse_event({**hd[3], "seat": 0})
+    assert replay_mod._whole_chain([*es[:3], es[2], edited, *es[4:]]) == (True, True)
+
+
+def test_steps_at_an_unreadable_line_carry_the_state_before_it() -> None:
+    es = parsed(full_dicts())
+    u = ContractError("bad_field", "unknown field", seq=3, type="pass")
+    ss = list(steps([*es[:3], u]))
+    assert ss[-1].state == ToyState(1, 1)  # after seq 2: seat 1 to act, one pass
+
+
+def test_replay_final_and_with_steps_name_the_match() -> None:
+    es = parsed(full_dicts(mid="M7"))
+    assert replay_final(es)[0].match_id == "M7"
+    assert replay_with_steps(es)[1].match_id == "M7"
+
+
+def test_group_lines_a_bad_line_naming_a_match_joins_it() -> None:
+    from engine.replay import group_lines
+    from events.codec import LineError, ParsedLine
+
+    a0 = ev(0, "match_started", mid="A")
+    bad = ContractError("bad_field", "x", match_id="A", seq=1)
+    orphan = ContractError("bad_json", "not JSON")
+    lines = [ParsedLine("f", 1, a0), LineError("f", 2, bad, b"{}"), LineError("f", 3, orphan, b"{")]
+    g = group_lines(lines)
+    assert g.matches == {"A": [a0, bad]}
+    assert [ln.line for ln in g.line_errors] == [2, 3] and g.line_errors[0].error is bad
+    assert [ln.line for ln in g.orphans] == [3]
