@@ -679,3 +679,13 @@ def test_group_lines_a_bad_line_naming_a_match_joins_it() -> None:
     assert g.matches == {"A": [a0, bad]}
     assert [ln.line for ln in g.line_errors] == [2, 3] and g.line_errors[0].error is bad
     assert [ln.line for ln in g.orphans] == [3]
+
+
+def test_group_lines_a_bad_line_may_come_first() -> None:
+    from engine.replay import group_lines
+    from events.codec import LineError, ParsedLine
+
+    bad = ContractError("bad_json", "x", match_id="B", seq=0)
+    b1 = ev(1, "dealt", mid="B")
+    g = group_lines([LineError("f", 1, bad, b"{"), ParsedLine("f", 2, b1)])
+    assert g.matches == {"B": [bad, b1]} and g.orphans == []
