@@ -178,3 +178,18 @@ def test_started_of_and_room_match() -> None:
     assert started_of([no_room]) is None and started_of([]) is None and started_of([err]) is None
     assert rooms.room_match([no_room]) is None
     assert summarise([no_room], ReplayResult("s1"), None) is None
+
+
+def test_each_pair_is_checked_past_one_that_is_not() -> None:
+    """A pair skipped (previous names nobody / the right dealer / the named player left) does not end
+    the room: the next pair is still checked."""
+    for first in (rm("m1", 1, 0, None), rm("m1", 1, 0, 1), rm("m1", 1, 0, 0, players=("q", "b", "c"))):
+        f = check_room([first, rm("m2", 2, 1, 2), rm("m3", 3, 0, None)])  # m2 names c (seat 2): m3 dealt by a
+        assert [(x.match_id, x.previous) for x in f] == [("m3", "m2")]
+
+
+def test_check_rooms_orders_by_round_before_match_id_and_by_id_last() -> None:
+    # the same (no) ts: round 1 "zz1" before round 2 "aa2", whose dealer (a) is not c
+    assert [x.match_id for x in check_rooms([rm("aa2", 2, 0, None), rm("zz1", 1, 0, 2)])] == ["aa2"]
+    # the same ts and round: by id, m0 then m1; m2 follows m1, which names a (seat 0) = m2's dealer
+    assert check_rooms([rm("m1", 1, 0, 0), rm("m0", 1, 0, 2), rm("m2", 2, 0, None)]) == []
