@@ -1,0 +1,184 @@
+"""Mutation-killing tests for Sichuan LEGALITY (issue 17): refusals, turns and claim windows of
+engine/mahjong/sichuan.py, on logs written by hand here (no builder, no golden file).
+
+Every log starts from a hand-written deal (`huan_san_zhang` off unless a test turns it on), the wall
+is the listed head tiles then the rest of the 108-tile set in sorted order (1m..9m, 1p..9p, 1s..9s).
+Expected values are the refusal's error code, the rule id and key words of sichuan.md, written here
+by hand; the hands are checked against SC-H1 by hand in each docstring.
+
+Table A (dealer 0, `sichuan_xuezhan`, voids s s s m):
+- seat 0: 5p 666p 111m 999m 55m 2p 4p (14; no win: 2p 4p 5p are no set)
+- seat 1: 123m 456m 789m 123p 5p   → waits 5p (123m 456m 789m 123p + pair 55p), 1 fan (ping_hu)
+- seat 2: 11p 34p 789p 234m 678m   → waits 2p / 5p (pair 11p), 1 fan each
+- seat 3: 55p 123s 456s 789s 1p 2p → 5p is no win (555p 123s 456s 789s 1p 2p: no pair)
+Seat 0 discards 5p: seats 1 and 2 may hu (SC-R8), seat 3 may peng (SC-R9).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.errors import Illegal
+from engine.mahjong.sichuan import XUELIU, XUEZHAN, SichuanGame, State
+from engine.tiles import full_set, parse_hand, tile_name
+from events.codec import parse_event
+
+A_HANDS = ["5p6p6p6p1m1m1m9m9m9m5m5m2p4p", "1m2m3m4m5m6m7m8m9m1p2p3p5p", "1p1p3p4p7p8p9p2m3m4m6m7m8m", "5p5p1s2s3s4s5s6s7s8s9s1p2p"]
+A_VOIDS = "sssm"
+
+
+class Log:
+    """A hand-written log applied event by event straight to the reducer."""
+
+    def __init__(
+        self,
+        hands: list[str],
+        voids: str | None,
+        head: str = "",
+        rules: dict[str, Any] | None = None,
+        dealer: int = 0,
+        game: SichuanGame = XUEZHAN,
+        tail: str = "",
+    ) -> None:
+        self.game = game
+        raw = {"huan_san_zhang": False, **(rules or {})}
+        self.rules = game.parse_rules(raw)
+        ks = [parse_hand(h) for h in hands]
+        rest = Counter(full_set())
+        rest.subtract(k for h in ks for k in h)
+        h_ks, t_ks = parse_hand(head), parse_hand(tail)
+        rest.subtract(h_ks + t_ks)
+        assert all(v >= 0 for v in rest.values()), rest
+        wall = h_ks + sorted(rest.elements()) + t_ks[::-1]  # tail: the first listed tile is drawn first
+        self.seq = 0
+        started = self._ev({"type": "match_started", "game": game.id, "rules": raw, "players": ["a", "b", "c", "d"], "dealer": dealer, "base": 1})
+        dealt = self._ev({"type": "dealt", "hands": [[tile_name(k) for k in h] for h in ks], "wall": [tile_name(k) for k in wall]})
+        self.st: State = game.start(started, dealt, self.rules)
+        if voids is not None:
+            for s, v in enumerate(voids):
+                self.do("dingque", seat=s, suit=v)
+
+    def _ev(self, payload: dict[str, Any]) -> Any:
+        ev = parse_event({"match_id": "m", "seq": self.seq, **payload})
+        self.seq += 1
+        return ev
+
+    def do(self, type: str, **kw: Any) -> Log:
+        self.st = self.game.apply(self.st, self._ev({"type": type, **kw}))
+        return self
+
+    def d(self, seat: int, tile: str) -> Log:
+        return self.do("draw", seat=seat, tile=tile)
+
+    def x(self, seat: int, tile: str) -> Log:
+        return self.do("discard", seat=seat, tile=tile)
+
+    def hu(self, seat: int, tile: str) -> Log:
+        return self.do("hu", seat=seat, tile=tile)
+
+    def peng(self, seat: int, tile: str) -> Log:
+        return self.do("peng", seat=seat, tile=tile)
+
+    def gang(self, seat: int, tile: str, kind: str) -> Log:
+        return self.do("gang", seat=seat, tile=tile, kind=kind)
+
+    def refuse(self, code: str, words: tuple[str, ...], type: str, **kw: Any) -> None:
+        """The next event is refused with `code`; the message holds every one of `words`."""
+        st = self.st
+        with pytest.raises(Illegal) as ei:
+            self.do(type, **kw)
+        assert self.st is st
+        assert ei.value.code == code, (ei.value.code, ei.value.message)
+        for w in words:
+            assert w in ei.value.message, (w, ei.value.message)
+
+
+def table_a(**rules: Any) -> Log:
+    return Log(A_HANDS, A_VOIDS, head="3s", rules=rules)
+
+
+# ---------------------------------------------------------------- the claim window on seat 0's 5p
+
+
+def test_window_hu_refusals() -> None:
+    """SC-R7/R8: only the offered tile, never by the discarder, and hu claims in turn order 1, 2."""
+    lg = table_a().x(0, "5p")
+    lg.refuse("illegal_claim", ("SC-R7", "offered discard is 5p"), "hu", seat=1, tile="2p")
+    lg.refuse("illegal_claim", ("SC-R8", "seat 0 cannot win its own discard"), "hu", seat=0, tile="5p")
+    lg.refuse("not_a_win", ("SC-H1", "with 5p is not a winning hand", "void m"), "hu", seat=3, tile="5p")
+    lg.hu(2, "5p")
+    lg.refuse("illegal_claim", ("SC-R7", "turn order from seat 1", "seat 1 comes before seat 2"), "hu", seat=1, tile="5p")
+    lg.refuse("illegal_claim", ("SC-R20", "seat 2 has already won and left the hand"), "hu", seat=2, tile="5p")
+    lg.refuse("illegal_claim", ("SC-R7", "was won", "no peng after a hu"), "peng", seat=3, tile="5p")
+
+
+def test_xueliu_one_hu_per_seat() -> None:
+    """SC-R7 (a) at most once per seat: in 血流 the winner stays active (SC-R20) but may not hu 5p twice."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s", game=XUELIU).x(0, "5p").hu(2, "5p")
+    lg.refuse("illegal_claim", ("SC-R7", "seat 2 already won 5p"), "hu", seat=2, tile="5p")
+
+
+def test_window_two_hu_then_next_drawer() -> None:
+    """SC-R7 (a) both winners in order 1, 2; SC-R20: the next draw is by the seat after the last
+    winner (seat 3), seat 1 may not draw; a discard in the window is refused."""
+    lg = table_a().x(0, "5p")
+    lg.refuse("illegal_move", ("SC-R7", "seat 0 already discarded 5p"), "discard", seat=0, tile="6p")
+    lg.refuse("not_your_turn", ("SC-R7", "seat 3 may not discard during the claim window on 5p"), "discard", seat=3, tile="1p")
+    lg.hu(1, "5p").hu(2, "5p")
+    assert lg.st.wins == ((), (parse_hand("5p")[0],), (parse_hand("5p")[0],), ())
+    lg.refuse("not_your_turn", ("SC-R16", "seat 3 draws next, not seat 1"), "draw", seat=1, tile="3s")
+    lg.d(3, "3s")
+    assert (lg.st.stage, lg.st.turn) == ("act", 3)
+
+
+def test_single_hu_nearest_seat() -> None:
+    """SC-R7 with yi_pao_duo_xiang off: seat 1 is nearer than seat 2 (截胡); after seat 1's hu no other."""
+    lg = table_a(yi_pao_duo_xiang=False).x(0, "5p")
+    lg.refuse("illegal_claim", ("SC-R7", "seat 1 is nearer", "截胡"), "hu", seat=2, tile="5p")
+    lg.hu(1, "5p")
+    lg.refuse("illegal_claim", ("yi_pao_duo_xiang is off", "seat 1 already took the single hu on 5p"), "hu", seat=2, tile="5p")
+    lg.d(2, "3s")  # SC-R20: the next active seat after the winner
+    assert (lg.st.stage, lg.st.turn) == ("act", 2)
+
+
+def test_pass_then_draw_by_the_next_seat() -> None:
+    """SC-R7 (c): nobody claims, the next seat after 0 draws (seat 1, not seat 2); SC-R17: seats 1
+    and 2 could win 5p (1 fan each) and are pass-locked at 1; seat 1's own draw clears its lock."""
+    lg = table_a().x(0, "5p")
+    lg.refuse("not_your_turn", ("SC-R16", "seat 1 draws next, not seat 2"), "draw", seat=2, tile="3s")
+    lg.refuse("wrong_draw", ("SC-C4", "seat 1 drew 4s but the wall's head tile is 3s"), "draw", seat=1, tile="4s")
+    lg.d(1, "3s")
+    assert lg.st.locks == (-1, -1, 1, -1)
+
+
+def test_peng_then_pass_lock() -> None:
+    """SC-R9 peng by seat 3; SC-R17: seats 1 and 2 (who could win 5p, 1 fan) are pass-locked at 1,
+    so seat 2's 1-fan win on seat 3's 2p (11p 234p 789p 234m 678m) is refused; SC-R5 after a peng
+    only a discard."""
+    lg = table_a().x(0, "5p")
+    lg.refuse("illegal_claim", ("SC-R9", "seat 0 cannot claim its own discard"), "peng", seat=0, tile="5p")
+    lg.refuse("not_in_hand", ("SC-R9/R10", "seat 1 holds 1 5p, peng needs 2"), "peng", seat=1, tile="5p")
+    lg.refuse("illegal_claim", ("SC-R7", "peng 6p", "offered discard is 5p"), "peng", seat=3, tile="6p")
+    lg.refuse("illegal_claim", ("SC-R10", "only a zhi gang claims a discard, not gang an"), "gang", seat=3, tile="5p", kind="an")
+    lg.refuse("not_in_hand", ("SC-R9/R10", "seat 3 holds 2 5p, gang needs 3"), "gang", seat=3, tile="5p", kind="zhi")
+    lg.peng(3, "5p")
+    assert lg.st.locks == (-1, 1, 1, -1)
+    assert (lg.st.stage, lg.st.turn, lg.st.after_peng) == ("act", 3, True)
+    lg.refuse("illegal_move", ("SC-R5", "only discard after its peng, not gang"), "gang", seat=3, tile="5p", kind="bu")
+    lg.refuse("illegal_move", ("SC-R14", "only right after its own draw"), "hu", seat=3, tile="2p")
+    lg.refuse("not_your_turn", ("SC-R5", "seat 3 is to act, not seat 0"), "discard", seat=0, tile="6p")
+    lg.x(3, "2p")
+    lg.refuse("illegal_claim", ("SC-R17", "seat 2 is pass-locked at 1 fan", "1-fan win on 2p is not higher"), "hu", seat=2, tile="2p")
+    lg.d(0, "3s")  # the next seat after 3
+    assert lg.st.locks == (-1, 1, 1, -1)
+
+
+def test_no_pass_lock_when_guo_shou_hu_is_off() -> None:
+    """SC-R17 off (`guo_shou_hu = false`): the same 2p win of seat 2 after its pass is legal."""
+    lg = table_a(guo_shou_hu=False).x(0, "5p").peng(3, "5p")
+    assert lg.st.locks == (-1, -1, -1, -1)
+    lg.x(3, "2p").hu(2, "2p")
+    assert lg.st.wins[2] == (parse_hand("2p")[0],)
