@@ -182,3 +182,95 @@ def test_no_pass_lock_when_guo_shou_hu_is_off() -> None:
     assert lg.st.locks == (-1, -1, -1, -1)
     lg.x(3, "2p").hu(2, "2p")
     assert lg.st.wins[2] == (parse_hand("2p")[0],)
+
+
+# ---------------------------------------------------------------- exchange and dingque (SC-R1..R4)
+
+
+def test_exchange_phase_refusals_and_direction() -> None:
+    """SC-R1: 3 tiles of one suit held by the seat, once per seat, then one direction from the
+    option; SC-R2 counterclockwise: seat i's tiles go to seat i+1; SC-R3 dingque once per seat;
+    SC-R4: the dealer (seat 2 here) is first to act."""
+    lg = Log(A_HANDS, None, rules={"huan_san_zhang": True, "exchange_directions": ["counterclockwise"]}, dealer=0)
+    lg.refuse("wrong_phase", ("SC-R1", "exchange_direction during the exchange phase"), "exchange_direction", direction="counterclockwise")
+    lg.refuse("wrong_phase", ("SC-R3", "dingque during the exchange phase"), "dingque", seat=0, suit="s")
+    lg.refuse("wrong_phase", ("SC-R1/R3", "discard during the exchange phase"), "discard", seat=0, tile="5p")
+    lg.refuse("wrong_phase", ("SC-R0", "ting is not an event of Sichuan mahjong"), "ting", seat=0)
+    lg.refuse("illegal_move", ("SC-R1", "exactly 3 tiles of one suit", "1m 1m 2p"), "exchange", seat=0, tiles=["1m", "1m", "2p"])
+    lg.refuse("illegal_move", ("SC-R1", "exactly 3 tiles of one suit"), "exchange", seat=0, tiles=["1m", "1m"])
+    lg.refuse("not_in_hand", ("SC-R1", "seat 0 does not hold 2m 3m 4m"), "exchange", seat=0, tiles=["2m", "3m", "4m"])
+    lg.do("exchange", seat=0, tiles=["1m", "1m", "1m"])
+    lg.refuse("not_your_turn", ("SC-R1", "seat 0 already chose its exchange tiles"), "exchange", seat=0, tiles=["9m", "9m", "9m"])
+    lg.do("exchange", seat=1, tiles=["7m", "8m", "9m"]).do("exchange", seat=3, tiles=["1s", "2s", "3s"])
+    assert lg.st.phase == "exchange"
+    lg.do("exchange", seat=2, tiles=["7p", "8p", "9p"])
+    assert lg.st.phase == "direction"
+    lg.refuse("wrong_phase", ("SC-R1", "exchange during the direction phase"), "exchange", seat=0, tiles=["9m", "9m", "9m"])
+    lg.refuse("illegal_move", ("SC-R1", "direction opposite is not in exchange_directions"), "exchange_direction", direction="opposite")
+    lg.do("exchange_direction", direction="counterclockwise")
+    # seat 0 gets seat 3's 123s, seat 1 gets 0's 111m, seat 2 gets 1's 789m, seat 3 gets 2's 789p
+    want = [
+        "5p6p6p6p9m9m9m5m5m2p4p1s2s3s",
+        "1m2m3m4m5m6m1p2p3p5p1m1m1m",
+        "1p1p3p4p2m3m4m6m7m8m7m8m9m",
+        "5p5p4s5s6s7s8s9s1p2p7p8p9p",
+    ]
+    for s in range(4):
+        assert sorted(k for k in range(27) for _ in range(lg.st.hands[s][k])) == sorted(parse_hand(want[s])), s
+    lg.refuse("wrong_phase", ("SC-R1", "exchange_direction during the dingque phase"), "exchange_direction", direction="counterclockwise")
+    lg.refuse("wrong_phase", ("SC-R1", "exchange during the dingque phase"), "exchange", seat=0, tiles=["9m", "9m", "9m"])
+    lg.do("dingque", seat=1, suit="s")
+    lg.refuse("not_your_turn", ("SC-R3", "seat 1 already declared its void suit"), "dingque", seat=1, suit="m")
+    lg.do("dingque", seat=0, suit="p").do("dingque", seat=2, suit="s")
+    assert lg.st.phase == "dingque"
+    lg.refuse("wrong_phase", ("SC-R1/R3", "draw during the dingque phase"), "draw", seat=0, tile="3s")
+    lg.do("dingque", seat=3, suit="m")
+    assert (lg.st.phase, lg.st.stage, lg.st.turn, lg.st.first_turn) == ("play", "act", 0, True)
+    assert lg.st.void == (1, 2, 2, 0)
+    lg.refuse("wrong_phase", ("SC-R3", "dingque during the play phase"), "dingque", seat=3, suit="m")
+
+
+def test_dealer_two_acts_first() -> None:
+    """SC-R4: play starts with the dealer (seat 2, 14 tiles) to act."""
+    hands = [A_HANDS[1], A_HANDS[2], A_HANDS[0], A_HANDS[3]]
+    lg = Log(hands, "sssm", dealer=2)
+    assert (lg.st.stage, lg.st.turn) == ("act", 2)
+    lg.refuse("not_your_turn", ("SC-R5", "seat 2 is to act, not seat 0"), "discard", seat=0, tile="1m")
+
+
+# ---------------------------------------------------------------- the seat to act (SC-R5, R6, R14)
+
+
+def test_seat_to_act_refusals() -> None:
+    """SC-R5/R6/R14/R16 on the dealer's first turn (table A, seat 0 holds 14, no win)."""
+    lg = table_a()
+    lg.refuse("not_your_turn", ("SC-R16", "seat 0 already holds 14 tiles and must act, not draw"), "draw", seat=0, tile="3s")
+    lg.refuse("illegal_claim", ("SC-R7", "peng 5p by seat 3", "no discard or kong tile is offered, seat 0 is to act"), "peng", seat=3, tile="5p")
+    lg.refuse("illegal_claim", ("SC-R7", "no discard or kong tile is offered"), "gang", seat=0, tile="6p", kind="zhi")
+    lg.refuse("illegal_claim", ("SC-R7", "hu 5p by seat 1"), "hu", seat=1, tile="5p")
+    lg.refuse("not_your_turn", ("SC-R5", "seat 0 is to act, not seat 1"), "draw", seat=1, tile="3s")
+    lg.refuse("not_in_hand", ("SC-R6", "seat 0 does not hold 7p"), "discard", seat=0, tile="7p")
+    lg.refuse("not_in_hand", ("SC-R14", "seat 0 does not hold 7p"), "hu", seat=0, tile="7p")
+    lg.refuse("not_a_win", ("SC-H1", "seat 0", "is not a winning hand (void s)"), "hu", seat=0, tile="5p")
+    lg.refuse("not_in_hand", ("SC-C1", "7z does not exist"), "discard", seat=0, tile="7z")
+    lg.refuse("illegal_move", ("SC-R11", "3s is seat 0's void suit"), "gang", seat=0, tile="3s", kind="an")
+    lg.refuse("not_in_hand", ("SC-R11", "seat 0 holds 3 6p, an gang needs 4"), "gang", seat=0, tile="6p", kind="an")
+    lg.refuse("illegal_move", ("SC-R12", "seat 0 has no peng of 6p to add to"), "gang", seat=0, tile="6p", kind="bu")
+
+
+def test_que_discard_first() -> None:
+    """SC-R6: seat 0 declared void p and holds 5p 666p 2p 4p: it must discard a p tile first; with
+    `que_discard_first` off any held tile may go."""
+    lg = Log(A_HANDS, "psss", head="3s")
+    lg.refuse("illegal_move", ("SC-R6", "que_discard_first", "seat 0 still holds void-suit p tiles", "not 1m"), "discard", seat=0, tile="1m")
+    lg.x(0, "6p")
+    off = Log(A_HANDS, "psss", head="3s", rules={"que_discard_first": False}).x(0, "1m")
+    assert off.st.stage == "window"
+
+
+def test_self_draw_hu_tile_must_be_the_drawn_tile() -> None:
+    """SC-R14: after seat 0's 2p seat 1 draws 3s (123m 456m 789m 123p 5p 3s: no win, void s); a hu
+    naming a held tile that is not the drawn one → illegal_move, the drawn one → not_a_win."""
+    lg = table_a().x(0, "2p").d(1, "3s")
+    lg.refuse("illegal_move", ("SC-R14", "hu tile 1m is not the drawn tile 3s"), "hu", seat=1, tile="1m")
+    lg.refuse("not_a_win", ("SC-H1", "seat 1"), "hu", seat=1, tile="3s")
