@@ -274,3 +274,87 @@ def test_self_draw_hu_tile_must_be_the_drawn_tile() -> None:
     lg = table_a().x(0, "2p").d(1, "3s")
     lg.refuse("illegal_move", ("SC-R14", "hu tile 1m is not the drawn tile 3s"), "hu", seat=1, tile="1m")
     lg.refuse("not_a_win", ("SC-H1", "seat 1"), "hu", seat=1, tile="3s")
+
+
+# ---------------------------------------------------------------- kongs and the rob (SC-R10..R13)
+# Table B (dealer 0, 血战, voids s s s m), wall head 1p 8s 8s 2s 9p 4s:
+# - seat 0: 1111m 222m 33p 456p 7p 9p (14, no win)
+# - seat 1: 99p 123p 456m 789m 33m   → wins 9p (999p 123p 456m 789m 33m)
+# - seat 2: 78p 456p 456m 678m 55m   → waits 6p / 9p (pair 55m), 1 fan
+# - seat 3: 11s 33s 55s 77s 99s 2s 4s 6s (5 pairs and 3 singles: no wait)
+B_HANDS = ["1m1m1m1m2m2m2m3p3p4p5p6p7p9p", "9p9p1p2p3p4m5m6m7m8m9m3m3m", "7p8p4p5p6p4m5m6m6m7m8m5m5m", "1s1s3s3s5s5s7s7s9s9s2s4s6s"]
+
+
+def table_b(**rules: Any) -> Log:
+    return Log(B_HANDS, "sssm", head="1p8s8s2s9p4s", rules=rules)
+
+
+def to_bu_gang(lg: Log) -> Log:
+    """an gang 1m, replacement 1p, discard 9p, seat 1 pengs it, fillers, seat 1 draws the 4th 9p."""
+    lg.gang(0, "1m", "an")
+    lg.refuse("illegal_claim", ("SC-R7", "nothing is offered, seat 0 draws next"), "hu", seat=0, tile="1p")
+    lg.refuse("illegal_claim", ("SC-R7", "gang 1p by seat 0"), "gang", seat=0, tile="1p", kind="an")
+    lg.refuse("illegal_move", ("SC-R16", "seat 0 must draw before it discards"), "discard", seat=0, tile="2m")
+    lg.refuse("not_your_turn", ("SC-R16", "seat 0 draws next, not seat 1"), "draw", seat=1, tile="1p")
+    lg.d(0, "1p").x(0, "9p").peng(1, "9p").x(1, "3m")
+    lg.d(2, "8s").x(2, "8s").d(3, "8s").x(3, "8s").d(0, "2s").x(0, "2s")
+    lg.refuse("not_your_turn", ("SC-R16", "seat 1 draws next, not seat 2"), "draw", seat=2, tile="9p")
+    lg.d(1, "9p")
+    lg.refuse("illegal_move", ("SC-R12", "seat 1 has no peng of 3m to add to"), "gang", seat=1, tile="3m", kind="bu")
+    lg.refuse("not_in_hand", ("SC-R11", "seat 1 holds 1 9p, an gang needs 4"), "gang", seat=1, tile="9p", kind="an")
+    return lg.gang(1, "9p", "bu")
+
+
+def test_an_gang_then_replacement_draw() -> None:
+    """SC-R11: an gang 1m, then the same seat's replacement draw (head 1p, SC-C4); with
+    `replacement_from = tail` the head tile is refused and the tail tile (listed 9s) is drawn."""
+    lg = table_b().gang(0, "1m", "an")
+    assert (lg.st.stage, lg.st.turn, lg.st.repl) == ("draw", 0, True)
+    lg.d(0, "1p")
+    assert (lg.st.stage, lg.st.turn) == ("act", 0)
+    tl = Log(B_HANDS, "sssm", head="1p", tail="9s", rules={"replacement_from": "tail"}).gang(0, "1m", "an")
+    tl.refuse("wrong_draw", ("SC-C4", "seat 0 drew 1p but the wall's tail tile is 9s"), "draw", seat=0, tile="1p")
+    tl.d(0, "9s")
+
+
+def test_rob_window_refusals_and_rob() -> None:
+    """SC-R12/R13: after the bu gang of 9p only robs or seat 1's replacement draw; seat 2 robs
+    (78p + 9p); the kong is void, seat 1 keeps a peng of 9p; next draw: seat 3 (SC-R20)."""
+    lg = to_bu_gang(table_b())
+    assert (lg.st.stage, lg.st.offered) == ("rob", parse_hand("9p")[0])
+    lg.refuse("illegal_claim", ("SC-R12", "peng 9p", "only a hu (rob) or seat 1's replacement draw"), "peng", seat=2, tile="9p")
+    lg.refuse("illegal_move", ("SC-R12", "seat 1 must draw its replacement tile"), "discard", seat=1, tile="1p")
+    lg.refuse("not_your_turn", ("SC-R7", "seat 2 may not discard during the claim window on 9p"), "discard", seat=2, tile="5m")
+    lg.refuse("not_your_turn", ("SC-R12", "seat 1 draws its replacement after its bu gang, not seat 2"), "draw", seat=2, tile="4s")
+    lg.refuse("illegal_claim", ("SC-R7", "the offered kong tile is 9p"), "hu", seat=2, tile="6p")
+    lg.refuse("illegal_claim", ("SC-R8", "seat 1 cannot win its own kong tile"), "hu", seat=1, tile="9p")
+    lg.refuse("not_a_win", ("SC-H1", "seat 3"), "hu", seat=3, tile="9p")
+    lg.hu(2, "9p")
+    assert [m.kind for m in lg.st.melds[1]] == ["peng"]
+    lg.refuse("not_your_turn", ("SC-R16", "seat 3 draws next, not seat 1"), "draw", seat=1, tile="4s")
+    lg.d(3, "4s")
+
+
+def test_bu_gang_confirmed_by_the_replacement_draw() -> None:
+    """SC-R12: nobody robs, seat 1's replacement draw (head 4s) confirms the kong (meld gang_bu)."""
+    lg = to_bu_gang(table_b()).d(1, "4s")
+    assert [m.kind for m in lg.st.melds[1]] == ["gang_bu"]
+    assert (lg.st.stage, lg.st.turn) == ("act", 1)
+
+
+def test_rob_gang_off() -> None:
+    """SC-R13 `rob_gang = false`: a bu gang cannot be robbed; seat 2 is then not locked by it."""
+    lg = to_bu_gang(table_b(rob_gang=False))
+    lg.refuse("illegal_claim", ("SC-R13", "rob_gang is off"), "hu", seat=2, tile="9p")
+    lg.d(1, "4s")
+    assert lg.st.locks[2] == -1
+
+
+def test_peng_locks_the_seats_that_could_win() -> None:
+    """SC-R17: seat 1's peng of 9p passes its own and seat 2's wins on it, each ping_hu 1 +
+    gang_shang_pao 1 (9p is seat 0's first discard after its replacement draw, SC-H4) = 2: both
+    locked at 2; seat 2's draw clears its lock (SC-R17 "ends at j's next draw")."""
+    lg = table_b().gang(0, "1m", "an").d(0, "1p").x(0, "9p").peng(1, "9p")
+    assert lg.st.locks == (-1, 2, 2, -1)
+    lg.x(1, "3m").d(2, "8s")
+    assert lg.st.locks == (-1, 2, -1, -1)
