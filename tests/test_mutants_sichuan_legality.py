@@ -358,3 +358,109 @@ def test_peng_locks_the_seats_that_could_win() -> None:
     assert lg.st.locks == (-1, 2, 2, -1)
     lg.x(1, "3m").d(2, "8s")
     assert lg.st.locks == (-1, 2, -1, -1)
+
+
+# ---------------------------------------------------------------- the bot's questions and helpers
+
+
+def test_first_claimer_and_can_claim_win() -> None:
+    """SC-R7/R8 as the bot asks them, on seat 0's 5p (table A): seats 1 and 2 can win (1 fan each,
+    ping_hu), seat 3 cannot; the first claimer in (1, 2, 3) is 1, in (2, 3) is 2, in (3,) none."""
+    game = XUEZHAN
+    st = table_a().x(0, "5p").st
+    assert game._first_claimer(st, (1, 2, 3)) == 1
+    assert game._first_claimer(st, (2, 3)) == 2
+    assert game._first_claimer(st, (3,)) == -1
+    fans = [game._can_claim_win(st, j) for j in range(4)]
+    assert [None if f is None else f.fan for f in fans] == [None, 1, 1, None]
+    assert game._can_claim_win(st, 2, ignore_lock=True).fan == 1  # type: ignore[union-attr]
+    assert game._can_claim_win(st, 3, ignore_lock=True) is None
+    st2 = table_a().x(0, "5p").st  # a new state object: a fresh memo, the same answers
+    assert game._first_claimer(st2, (3, 2, 1)) == 2
+
+
+def test_first_claimer_respects_the_pass_lock() -> None:
+    """SC-R17: after seat 3's peng of 5p seat 2 is locked at 1; on seat 3's 2p its 1-fan win is no
+    claim (the bot must not offer it), ignoring the lock it is."""
+    game = XUEZHAN
+    st = table_a().x(0, "5p").peng(3, "5p").x(3, "2p").st
+    assert game._first_claimer(st, (0, 1, 2)) == -1
+    assert game._can_claim_win(st, 2) is None
+    assert game._can_claim_win(st, 2, ignore_lock=True).fan == 1  # type: ignore[union-attr]
+    st_off = Log(A_HANDS, A_VOIDS, head="3s", rules={"guo_shou_hu": False}).x(0, "5p").peng(3, "5p").x(3, "2p").st
+    assert game._first_claimer(st_off, (0, 1, 2)) == 2
+
+
+def test_apply_returns_the_kept_result_for_the_same_state_and_event() -> None:
+    """The reducer is pure: the same state and an equal event give the same result; another event
+    on the same state gives its own result."""
+    lg = table_a()
+    st0 = lg.st
+    ev = parse_event({"match_id": "m", "seq": lg.seq, "type": "discard", "seat": 0, "tile": "5p"})
+    ev2 = parse_event({"match_id": "m", "seq": lg.seq, "type": "discard", "seat": 0, "tile": "6p"})
+    a = XUEZHAN.apply(st0, ev)
+    assert XUEZHAN.apply(st0, ev) is a
+    b = XUEZHAN.apply(st0, ev2)
+    assert b is not a and b.offered == parse_hand("6p")[0] and a.offered == parse_hand("5p")[0]
+    assert XUEZHAN.apply(st0, ev).offered == parse_hand("5p")[0]
+    assert a.seq == ev.seq and st0.stage == "act"
+
+
+def test_que_discard_first_void_m() -> None:
+    """SC-R6 with void m (suit 0): seat 0 holds 111m 999m 55m, so a p tile may not go first."""
+    lg = Log(A_HANDS, "msss", head="3s")
+    lg.refuse("illegal_move", ("SC-R6", "seat 0 still holds void-suit m tiles", "not 6p"), "discard", seat=0, tile="6p")
+    lg.x(0, "9m")
+
+
+def test_is_sichuan_win_and_void() -> None:
+    """SC-H1 by hand: 123m 456m 789m 123p 55p is a win unless the void suit is m or p; a meld of the
+    void suit spoils it; seven pairs 11m 22m 33p 44p 55p 66p 77p is a win with void s."""
+    from engine.mahjong.core import Meld
+    from engine.mahjong.sichuan import _has_void, is_sichuan_win
+    from engine.tiles import counts_of
+
+    c = counts_of(parse_hand("1m2m3m4m5m6m7m8m9m1p2p3p5p5p"))
+    assert is_sichuan_win(c, [], 2) is True
+    assert is_sichuan_win(c, [], 0) is False
+    assert is_sichuan_win(c, [], 1) is False
+    assert _has_void(c, -1) is False and _has_void(c, 0) and _has_void(c, 1) and not _has_void(c, 2)
+    c9 = counts_of(parse_hand("1m2m3m4m5m6m7m8m9m5p5p"))
+    assert is_sichuan_win(c9, [Meld("peng", parse_hand("9s")[0], 1)], 1) is False  # 5p: void p
+    assert is_sichuan_win(c9, [Meld("peng", parse_hand("9s")[0], 1)], 2) is False  # the peng is s
+    assert is_sichuan_win(c9, [Meld("peng", parse_hand("9s")[0], 1)], 0) is False  # m tiles
+    c9p = counts_of(parse_hand("1p2p3p4p5p6p7p8p9p5p5p"))
+    assert is_sichuan_win(c9p, [Meld("peng", parse_hand("9s")[0], 1)], 0) is True
+    sp = counts_of(parse_hand("1m1m2m2m3p3p4p4p5p5p6p6p7p7p"))
+    assert is_sichuan_win(sp, [], 2) is True and is_sichuan_win(sp, [], 0) is False
+    assert is_sichuan_win(counts_of(parse_hand("1m1m2m2m3p3p4p4p5p5p6p6p7p8p")), [], 2) is False
+
+
+def test_last_four_compulsory_discard_win() -> None:
+    """SC-E9/SC-R15: at R = 3 seat 0 discards 4p and seat 1 (123m 456m 789m 23p 55p) must hu it:
+    a draw, a peng or a hu by a later seat first is refused; after the win seat 2 draws (SC-R20)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "golden" / "sichuan_e9_pass_lock_last_four.jsonl"
+    ds = [json.loads(x) for x in path.read_text().splitlines()]
+    assert (ds[115]["type"], ds[115]["seat"], ds[115]["tile"]) == ("discard", 0, "4p")
+    game = XUEZHAN
+    st = game.start(parse_event(ds[0]), parse_event(ds[1]), game.parse_rules(ds[0]["rules"]))
+    for d in ds[2:116]:
+        st = game.apply(st, parse_event(d))
+    assert st.wall.remaining == 3
+
+    def refused(d: dict[str, Any]) -> str:
+        with pytest.raises(Illegal) as ei:
+            game.apply(st, parse_event({"match_id": ds[0]["match_id"], "seq": 116, **d}))
+        return f"{ei.value.code} {ei.value.message}"
+
+    assert refused({"type": "draw", "seat": 1, "tile": "7s"}).startswith("illegal_move SC-R15 seat 1 must hu 4p (last four tiles), not draw")
+    assert refused({"type": "peng", "seat": 2, "tile": "4p"}).startswith("illegal_move SC-R15 seat 1 must hu 4p")
+    assert game._must_win(st) == [1]
+    st = game.apply(st, parse_event(ds[116]))
+    assert st.wins[1] and st.hus == (1,)
+    assert refused({"type": "draw", "seat": 3, "tile": "7s"}).startswith("not_your_turn SC-R16 seat 2 draws next, not seat 3")
+    st = game.apply(st, parse_event(ds[117]))
+    assert (st.stage, st.turn) == ("act", 2)
