@@ -464,3 +464,56 @@ def test_last_four_compulsory_discard_win() -> None:
     assert refused({"type": "draw", "seat": 3, "tile": "7s"}).startswith("not_your_turn SC-R16 seat 2 draws next, not seat 3")
     st = game.apply(st, parse_event(ds[117]))
     assert (st.stage, st.turn) == ("act", 2)
+
+
+def play_out(rules: dict[str, Any]) -> Log:
+    """Table A with the only 2p of the wall as its last tile: seat 0 discards 5p (passed), then each
+    seat discards the tile it draws, 55 draws from seat 1 on; the 55th (R = 0) is seat 3's 2p, which
+    it discards: seat 2 (11p 34p 789p 234m 678m, waits 2p / 5p) can win it."""
+    lg = Log(A_HANDS, A_VOIDS, tail="2p", rules=rules).x(0, "5p")
+    order = [k for k in lg.st.wall.tiles]
+    for i, k in enumerate(order):
+        s = (1 + i) % 4
+        lg.d(s, tile_name(k))
+        if i < len(order) - 1:
+            lg.x(s, tile_name(k))
+    assert lg.st.wall.remaining == 0 and lg.st.turn == 3
+    return lg.x(3, "2p")
+
+
+def test_last_discard_without_last_four_rule() -> None:
+    """SC-R22 with `last_four_auto_hu = false`: the hand ends at the last discard (R = 0) and only a
+    `hu` on it may follow; no draw is left (wrong_draw), no peng at R = 0; seat 2's hu ends it."""
+    lg = play_out({"last_four_auto_hu": False})
+    game = XUEZHAN
+    hu = parse_event({"match_id": "m", "seq": lg.seq, "type": "hu", "seat": 2, "tile": "2p"})
+    draw = parse_event({"match_id": "m", "seq": lg.seq, "type": "draw", "seat": 0, "tile": "2p"})
+    assert game.is_finished(lg.st) and game.continues_after_end(lg.st, hu) and not game.continues_after_end(lg.st, draw)
+    lg.refuse("wrong_draw", ("SC-R22", "the wall is empty"), "draw", seat=0, tile="2p")
+    lg.hu(2, "2p")
+    assert lg.st.ended and lg.st.phase == "end"
+    lg.refuse("after_end", ("SC-R21/R22", "hu after the hand ended"), "hu", seat=1, tile="2p")
+
+
+def test_last_discard_with_last_four_rule() -> None:
+    """SC-R15 (default on): at R = 0 seat 2 must hu seat 3's 2p; the hand is not over before it."""
+    lg = play_out({})
+    game = XUEZHAN
+    hu = parse_event({"match_id": "m", "seq": lg.seq, "type": "hu", "seat": 2, "tile": "2p"})
+    assert not game.is_finished(lg.st) and not game.continues_after_end(lg.st, hu)
+    lg.refuse("illegal_move", ("SC-R15", "seat 2 must hu 2p (last four tiles), not draw"), "draw", seat=0, tile="2p")
+    lg.hu(2, "2p")
+    assert lg.st.ended
+
+
+def test_void_helpers_edge_tiles() -> None:
+    """SC-H1/SC-R6 by hand: a lone 1p is a p tile (suit 1 = kinds 9..17), a peng of 1s is an s meld."""
+    from engine.mahjong.core import Meld
+    from engine.mahjong.sichuan import _has_void, is_sichuan_win
+    from engine.tiles import counts_of
+
+    assert _has_void(counts_of(parse_hand("1p")), 1) and not _has_void(counts_of(parse_hand("9p")), 2)
+    assert not _has_void(counts_of(parse_hand("1s")), 1) and _has_void(counts_of(parse_hand("9m")), 0)
+    c = counts_of(parse_hand("1m2m3m4m5m6m7m8m9m5p5p"))
+    assert is_sichuan_win(c, [Meld("peng", parse_hand("1s")[0], 1)], 2) is False
+    assert is_sichuan_win(c, [Meld("peng", parse_hand("1p")[0], 1)], 2) is True
