@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_mutants_sichuan_legality import Log, table_a, table_b, to_bu_gang
+from test_mutants_sichuan_legality import A_HANDS, Log, table_a, table_b, to_bu_gang
 
 from engine.errors import Illegal
 from engine.mahjong.sichuan import XUELIU
@@ -73,4 +73,22 @@ def test_pass_lock_at_zero_fan() -> None:
     lg.x(3, "2p")
     lg.refuse("illegal_claim", ("SC-R17", "seat 2 is pass-locked at 0 fan", "0-fan win on 2p is not higher"), "hu", seat=2, tile="2p")
 
+
+
+
+def test_self_draw_win() -> None:
+    """SC-R14/S2: seat 0 discards 6p, seat 1 draws and discards 3s, seat 2 draws the last 2p:
+    11p 234p 789p 234m 678m. With tian_di_hu off: ping_hu 1 + zi_mo 1 = 2 → M = 2, seats 0, 1, 3
+    pay 2 each (seq 10: 6 discard, 7 draw, 8 discard, 9 draw, 10 hu); then seat 3 draws (SC-R20).
+    With it on, this is seat 2's first draw with no claim before: di_hu 6 > 2 → M = 2^5 = 32."""
+    lg = Log(A_HANDS, "sssm", head="3s2p", rules={"tian_di_hu": False})
+    lg.x(0, "6p").d(1, "3s").x(1, "3s").d(2, "2p")
+    lg.refuse("illegal_claim", ("SC-R7", "hu 2p by seat 1"), "hu", seat=1, tile="2p")
+    lg.hu(2, "2p")
+    assert flows(lg, "hu_zimo") == [(2, 0, 2, 10), (2, 1, 2, 10), (2, 3, 2, 10)]
+    assert lg.st.wins[2] and (lg.st.stage, lg.st.turn) == ("draw", 3)
+    lg.refuse("not_your_turn", ("SC-R16", "seat 3 draws next, not seat 0"), "draw", seat=0, tile="1m")
+    di = Log(A_HANDS, "sssm", head="3s2p")
+    di.x(0, "6p").d(1, "3s").x(1, "3s").d(2, "2p").hu(2, "2p")
+    assert flows(di, "hu_zimo") == [(2, 0, 32, 10), (2, 1, 32, 10), (2, 3, 32, 10)]
 
