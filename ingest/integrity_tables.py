@@ -60,10 +60,13 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
 WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
-                              "lets_out": 2.0}
+                              "lets_out": 2.0, "serves": 0.0, "serves_excess": 2.0}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
-counts double (folding a good hand to the partner's better one; feeding the partner's claims);
-deal-ins are shown but left out (they are a part of the feeds)."""
+counts double (folding a good hand to the partner's better one; feeding the partner's claims;
+serving the partner's pengs and wins beyond what the discarder's hand offers, chosen on Sichuan
+worlds of seeds 1000–1011, docs/integrity.md); deal-ins are shown but left out (they are a part of
+the feeds), and so is the raw `serves` count (it rises with the partner's pairs and waits, which
+every discarder serves)."""
 CLIMBING = ("ddz", "ddz_laizi", "paodekuai")
 SICHUAN = ("sichuan_xuezhan", "sichuan_xueliu")
 BOTTOM_GAMES = ("ddz", "ddz_laizi")
