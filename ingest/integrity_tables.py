@@ -16,7 +16,9 @@ exchangeable within a match when nobody colludes). Components (positive = more l
 - Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while a stronger
   hand of the other is still in, `raises` = raises by one while the other is in (shown, weight 0);
 - mahjong: `feeds` = pengs, exposed kongs and wins by one on the other's discard, `deal_ins` =
-  the wins among them (点炮);
+  the wins among them (点炮); Sichuan: `serves` = discards by one the other may peng or win on
+  (shown, weight 0), `serves_excess` = those against the share of the discarder's legal kinds
+  that would serve the other (the reducer's states);
 - climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
   5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play), `holds_back` =
   passes on an opponent's play while holding a beat, `lets_out` = those while it holds 5 or fewer.
