@@ -16,7 +16,9 @@ exchangeable within a match when nobody colludes). Components (positive = more l
 - Zha Jin Hua: `no_compare` = −(compares between them), `fold_to` = folds by one while a stronger
   hand of the other is still in, `raises` = raises by one while the other is in (shown, weight 0);
 - mahjong: `feeds` = pengs, exposed kongs and wins by one on the other's discard, `deal_ins` =
-  the wins among them (点炮);
+  the wins among them (点炮); Sichuan: `serves` = discards by one the other may peng or win on
+  (shown, weight 0), `serves_excess` = those against the share of the discarder's legal kinds
+  that would serve the other (the reducer's states);
 - climbing games: `passes` = passes on the other's play, `lets_run` = those while the other holds
   5 cards or fewer, `no_bomb` = −(bombs and rockets played on the other's play), `holds_back` =
   passes on an opponent's play while holding a beat, `lets_out` = those while it holds 5 or fewer.
@@ -56,15 +58,19 @@ EVIDENCE = 10
 LETS_RUN = 5
 COMPONENTS: dict[str, tuple[str, ...]] = {
     "zhajinhua": ("joint", "no_compare", "fold_to", "raises"),
-    "mahjong": ("joint", "feeds", "deal_ins"),
+    "mahjong": ("joint", "feeds", "deal_ins", "serves", "serves_excess"),
     "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
 WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
-                              "lets_out": 2.0}
+                              "lets_out": 2.0, "serves": 0.0, "serves_excess": 2.0}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
-counts double (folding a good hand to the partner's better one; feeding the partner's claims);
-deal-ins are shown but left out (they are a part of the feeds)."""
+counts double (folding a good hand to the partner's better one; feeding the partner's claims;
+serving the partner's pengs and wins beyond what the discarder's hand offers, chosen on Sichuan
+worlds of seeds 1000–1011, docs/integrity.md); deal-ins are shown but left out (they are a part of
+the feeds), and so is the raw `serves` count (it rises with the partner's pairs and waits, which
+every discarder serves)."""
 CLIMBING = ("ddz", "ddz_laizi", "paodekuai")
+SICHUAN = ("sichuan_xuezhan", "sichuan_xueliu")
 BOTTOM_GAMES = ("ddz", "ddz_laizi")
 
 
@@ -120,12 +126,13 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     for (i, j), k in index.items():
         comps[k, 0] = (d[i] + d[j]) / scale
 
-    def add(i: int, j: int, c: str, seq: int, v: float = 1.0) -> None:
+    def add(i: int, j: int, c: str, seq: int, v: float = 1.0, mark: bool = True) -> None:
         if i == j or not (0 <= i < n and 0 <= j < n):
             return
         key = (min(i, j), max(i, j))
         comps[index[key], names.index(c)] += v
-        seqs[key].append(seq)
+        if mark:
+            seqs[key].append(seq)
 
     if fam == "zhajinhua":
         _zjh_facts(st, dealt, events, add)
@@ -144,6 +151,8 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
                     src = None
             elif t == "draw":
                 src = None
+        if game in SICHUAN:
+            _sichuan_serves(game, st, dealt, events, add)
     else:
         _climbing_facts(game, st, dealt, events, add)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
@@ -195,6 +204,55 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
             for j in range(n):
                 if j != i and active[j]:
                     add(i, j, "raises", e["seq"])
+
+
+def _serving(state: Any, a: int, j: int, k: int) -> bool:
+    """Whether tile kind `k` discarded by seat `a` now is one seat `j` may peng or win on: j still
+    in the hand (SC-R20), k not of j's void suit and j holding two or more of it (SC-R9), or j
+    holding no void tile and completing a standard shape or seven pairs with it (SC-H1). What the
+    colluding bot looks for (engine/sim/collusion.py), read from the reducer's state."""
+    from engine.mahjong import sichuan as sc
+
+    if j == a or not sc._active(state, j) or k // 9 == state.void[j]:
+        return False
+    hand = state.hands[j]
+    if hand[k] >= 2:
+        return True
+    return not sc._has_void(hand, state.void[j]) and sc.wins_with(hand, len(state.melds[j]), k)
+
+
+def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                    add: Any) -> None:  # fmt: skip
+    """Per discard of seat a and per other seat j still in the hand: `serves` += 1 when j may peng
+    or win on the discarded tile at that moment (`_serving`), and `serves_excess` += that indicator
+    − the share of a's legal discard kinds (its void suit first, SC-R6) that j may peng or win on
+    (what a discard chosen at random among a's kinds would serve). A colluder serves its partner
+    whenever it can; an honest player serves whoever its own hand gives. The game's reducer
+    follows the match."""
+    from engine.mahjong import sichuan as sc
+    from engine.registry import get_game
+    from engine.tiles import N_SUITED, TILE_ID
+
+    g = get_game(game)
+    for e, state in _states(g, st, dealt, events):
+        if e.get("type") != "discard" or state is None or state.phase != "play" or state.stage != "act":
+            continue
+        a, k = e["seat"], TILE_ID.get(e.get("tile", ""))
+        if k is None or not 0 <= a < len(state.hands):
+            continue
+        hand = state.hands[a]
+        v = state.void[a]
+        kinds = [x for x in range(N_SUITED) if hand[x] and (x // 9 == v or not (state.rules.que_discard_first
+                                                                                  and sc._has_void(hand, v)))]  # fmt: skip
+        for j in range(len(state.hands)):
+            if j == a or not sc._active(state, j):
+                continue
+            served = _serving(state, a, j, k)
+            share = sum(_serving(state, a, j, x) for x in kinds) / len(kinds) if kinds else 0.0
+            if served:
+                add(a, j, "serves", e["seq"])
+            if served or share:
+                add(a, j, "serves_excess", e["seq"], float(served) - share, mark=served)
 
 
 def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
@@ -705,7 +763,7 @@ CURRENT = "CURRENT.json"
 PAIR_SIGNALS, DEAL_STRENGTH = "pair_signals", "deal_strength"
 
 
-FACTS_VERSION = 2
+FACTS_VERSION = 3
 """Bumped when `match_facts` or `pair_local` change: a lake's stored facts of another version are
 rebuilt from its events."""
 MATCH_FACTS, PAIR_CACHE = "match_facts", "pair_cache"
