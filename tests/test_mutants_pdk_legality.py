@@ -206,4 +206,3 @@ def test_a_short_last_play_needs_a_strictly_higher_key() -> None:
     trio = _counts("7s 7h 7c")
     assert mv.beat_reading(trio, ("trio_two", 1, 4), True) is None
     assert mv.beat_reading(trio, ("trio_two", 1, 3), True) == ("trio_two", 1, 4)
-
