@@ -1,0 +1,85 @@
+"""Mutation-killing tests for Zha Jin Hua's legality and turn code (issue 17): `apply`, `_need_actor`,
+`_no_allin_pending`, `_afford`, `_compare`, `_timeout`, `_forfeit` and `_Work.enter`/`after_turn`.
+
+Expected values are written by hand from docs/rules/zhajinhua.md: the codes of ZJH-R1, the rule ids
+(ZJH-R6/R8/R9/R12/R13/R14/R15) and the E1 hands (seat 0 Kh Kd 7s pair K, seat 1 As Qd 9c high card,
+seat 2 8c 8s 3d pair 8; dealer 0, so the action order is 1, 2, 0). Base 1: a blind call is 1.
+"""
+
+from __future__ import annotations
+
+from engine.replay import replay
+from tests.test_zhajinhua_errors import E6_HANDS, log, refused
+
+
+def test_out_of_turn_names_the_seat_and_the_actor() -> None:
+    """ZJH-R6: seat 1 acts first; seat 2 betting is refused, naming seat 2, the verb and seat 1."""
+    msg = refused(log(["bet 2 1"]), 2, "not_your_turn", "ZJH-R6")
+    assert "seat 2 cannot bet" in msg and "seat 1 is to act" in msg
+
+
+def test_timeout_of_another_seat_names_the_actor() -> None:
+    """ZJH-R12: a timeout concerns only the actor (seat 1), not seat 2."""
+    msg = refused(log(["timeout 2"]), 2, "not_your_turn", "ZJH-R12")
+    assert "seat 1 is to act" in msg and "not seat 2" in msg
+
+
+def test_a_bet_while_an_allin_waits_names_the_opener() -> None:
+    """ZJH-R15 (a): after seat 0's all-in (E6 stacks) seat 1 may only call, look, fold or forfeit."""
+    ev = log(["bet 0 1", "bet 1 1", "fold 2", "look 0", "allin 0", "bet 1 1"], rules={"mode": "gold"},
+             hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])  # fmt: skip
+    msg = refused(ev, 7, "wrong_phase", "ZJH-R15")
+    assert "seat 0 went all-in" in msg and "seat 1 may only call" in msg and "not bet" in msg
+
+
+def test_compare_targets_outside_the_table_itself_or_an_out_seat() -> None:
+    """ZJH-R9 / ZJH-R1 (a bad `target`): n = 3, so seat 3 does not exist; a seat cannot compare with
+    itself; seat 2 folded in round 1 and is out."""
+    base = ["bet 1 1", "bet 2 1", "bet 0 1"]  # round 2 begins: seat 1 acts
+    msg = refused(log([*base, "compare 1 3"]), 5, "wrong_phase", "ZJH-R1/R9")
+    assert "seat 3" in msg and "3-player" in msg
+    msg = refused(log([*base, "compare 1 1"]), 5, "wrong_phase", "ZJH-R9")
+    assert "itself" in msg
+    msg = refused(log(["bet 1 1", "fold 2", "bet 0 1", "compare 1 2"]), 5, "wrong_phase", "ZJH-R9")
+    assert "seat 2, which is out (fold)" in msg
+
+
+def test_a_stack_equal_to_the_call_is_not_autocompared_and_may_be_bet() -> None:
+    """ZJH-R14 compares a seat whose stack is *smaller* than its call; ZJH-R8 allows amount ≤ stack.
+    Gold, stacks [50, 2, 50]: after the ante seat 1 holds 1 = its blind call 1, so it acts and bets
+    its last chip. In round 2 its stack 0 < 1: autocompare, high card loses to pair K and pair 8,
+    seat 1 is out, seat 2 acts; `fold {2}` → seat 0 wins. c = [2, 2, 2], P = 6: Δ = [+4, −2, −2]."""
+    ev = log(["bet 1 1", "bet 2 1", "bet 0 1", "fold 2"], rules={"mode": "gold"}, stacks=[50, 2, 50])
+    r = replay(ev)
+    assert r.error is None and r.status == "finished", r.error
+    assert r.deltas == [4, -2, -2] and r.winners == [0]
+    early = replay(ev[:3])  # only seat 1's bet: it was the actor, not autocompared
+    assert early.status == "incomplete" and early.error is None
+
+
+def test_a_forfeit_off_turn_that_leaves_one_seat_ends_the_match() -> None:
+    """ZJH-R13: after `bet {1, 1}`, `fold {2}` seat 0 acts; seat 1 forfeits off turn, so one active seat
+    is left: seat 0 wins (ZJH-R17). c = [1, 2, 1], P = 4: Δ = [+3, −2, −1]."""
+    r = replay(log(["bet 1 1", "fold 2", "forfeit 1"]))
+    assert r.error is None and r.status == "finished", r.error
+    assert r.deltas == [3, -2, -1]
+
+
+def test_max_rounds_caps_room_card_only() -> None:
+    """ZJH-R5 + section 6 (`max_rounds`: room_card only): with `max_rounds` 1 the three round-1 calls
+    end a room-card match in a showdown (pair K wins: c = [2, 2, 2], Δ = [+4, −2, −2]); in gold the
+    match goes on into round 2."""
+    calls = ["bet 1 1", "bet 2 1", "bet 0 1"]
+    r = replay(log(calls, rules={"max_rounds": 1}))
+    assert r.status == "finished" and r.deltas == [4, -2, -2]
+    g = replay(log([*calls, "bet 1 1"], rules={"mode": "gold", "max_rounds": 1}, stacks=[50, 50, 50]))
+    assert g.status == "incomplete" and g.error is None
+
+
+def test_an_out_seat_and_an_unknown_event_are_named() -> None:
+    """ZJH-R1: seat 1 folded and is out, so its `look` is refused naming the seat and why it is out;
+    `pass` is no Zha Jin Hua action."""
+    msg = refused(log(["fold 1", "look 1"]), 3, "wrong_phase", "ZJH-R1")
+    assert "seat 1 is out (fold)" in msg and "look" in msg
+    msg = refused(log(["pass 1"]), 2, "wrong_phase", "ZJH-R1")
+    assert "pass is not a Zha Jin Hua action" in msg
