@@ -8,6 +8,8 @@ seat 2 8c 8s 3d pair 8; dealer 0, so the action order is 1, 2, 0). Base 1: a bli
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.replay import replay
 from tests.test_zhajinhua_errors import E6_HANDS, log, refused
 
@@ -83,3 +85,34 @@ def test_an_out_seat_and_an_unknown_event_are_named() -> None:
     assert "seat 1 is out (fold)" in msg and "look" in msg
     msg = refused(log(["pass 1"]), 2, "wrong_phase", "ZJH-R1")
     assert "pass is not a Zha Jin Hua action" in msg
+
+
+E7_HANDS = ["Ah Kc 9d", "Qs Qh Qd", "6c 6d Jh"]
+E7_ACTIONS = ["bet 1 2", "bet 2 10", "look 0", "bet 0 20"]  # seq 2..5; then seat 1 is autocompared
+
+
+def _e7_view(hands: list[str]) -> dict[str, Any]:
+    from engine.zhajinhua.game import ZHAJINHUA as G
+
+    ev = log(E7_ACTIONS, rules={"mode": "gold"}, hands=hands, base=2, stacks=[100, 7, 100])
+    st = G.start(ev[0], ev[1], G.parse_rules(ev[0].rules))
+    for e in ev[2:]:
+        st = G.apply(st, e)
+    return G.view(st)
+
+
+def test_the_autocompare_is_shown_with_its_rule_and_stack() -> None:
+    """ZJH-R14, E7: in round 2 seat 1 acts with stack 3 < call 10; QQQ beats both hands, so it wins
+    (derived at seq 5, the bet that ended round 1). The audit notes say so."""
+    v = _e7_view(E7_HANDS)
+    assert v["phase"] == "finished" and v["winners"] == [1] and v["end"] == "autocompare"
+    assert any("ZJH-R14 seat 1 stack 3 < call 10" in n and "wins" in n for n in v["notes"]), v["notes"]
+    assert any(n.startswith("seq 5:") and "autocompare" in n and "[1]" in n for n in v["notes"]), v["notes"]
+
+
+def test_the_losing_autocompare_puts_the_seat_out() -> None:
+    """ZJH-R14, E7 variant: seat 1 holds 5s 5h Qd, loses the autocompare and is out; seat 2 acts."""
+    v = _e7_view(["Ah Kc 9d", "5s 5h Qd", "6c 6d Jh"])
+    assert v["phase"] == "betting" and v["turn"] == 2
+    assert v["active"] == [True, False, True] and v["out"][1] == "autocompare"
+    assert any("ZJH-R14 seat 1 stack 3 < call 10" in n and "loses" in n for n in v["notes"]), v["notes"]
