@@ -116,3 +116,40 @@ def test_the_losing_autocompare_puts_the_seat_out() -> None:
     assert v["phase"] == "betting" and v["turn"] == 2
     assert v["active"] == [True, False, True] and v["out"][1] == "autocompare"
     assert any("ZJH-R14 seat 1 stack 3 < call 10" in n and "loses" in n for n in v["notes"]), v["notes"]
+
+
+def test_out_of_turn_refusals_name_the_action() -> None:
+    """ZJH-R6: seat 1 is the first actor (after `bet {1, 1}` seat 2); seat 0 may not compare, open,
+    fold or go all-in out of turn, and the refusal says which action it tried."""
+    gold = {"rules": {"mode": "gold"}, "stacks": [50, 50, 50]}
+    for actions, kw, verb in [
+        (["bet 1 1", "compare 0 1"], {}, "compare"),
+        (["open 0"], {}, "open"),
+        (["fold 0"], {}, "fold"),
+        (["allin 0"], gold, "go all-in"),
+    ]:
+        msg = refused(log(actions, **kw), 1 + len(actions), "not_your_turn", "ZJH-R6")
+        assert f"seat 0 cannot {verb}:" in msg, msg
+
+
+def test_allin_pending_refusals_name_the_action() -> None:
+    """ZJH-R15 (a): while seat 0's all-in waits, seat 1 may not compare or open."""
+    pre = ["bet 0 1", "bet 1 1", "fold 2", "look 0", "allin 0"]
+    for last, verb in [("compare 1 0", "compare"), ("open 1", "open")]:
+        ev = log([*pre, last], rules={"mode": "gold"}, hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])
+        msg = refused(ev, 7, "wrong_phase", "ZJH-R15")
+        assert msg.endswith(f"not {verb}"), msg
+
+
+def test_last_standing_end_is_noted_at_its_event() -> None:
+    """ZJH-R17, E1: `fold {2}` at seq 11 leaves seat 0 alone: the match ends there (last standing)."""
+    from engine.zhajinhua.game import ZHAJINHUA as G
+
+    e1 = ["bet 1 1", "bet 2 2", "look 0", "bet 0 4", "look 1", "fold 1", "bet 2 2", "bet 0 10", "look 2", "fold 2"]
+    ev = log(e1)
+    st = G.start(ev[0], ev[1], G.parse_rules(ev[0].rules))
+    for e in ev[2:]:
+        st = G.apply(st, e)
+    v = G.view(st)
+    assert v["end"] == "last_standing" and v["winners"] == [0]
+    assert v["notes"][-1].startswith("seq 11:"), v["notes"]
