@@ -153,3 +153,15 @@ def test_last_standing_end_is_noted_at_its_event() -> None:
     v = G.view(st)
     assert v["end"] == "last_standing" and v["winners"] == [0]
     assert v["notes"][-1].startswith("seq 11:"), v["notes"]
+
+
+def test_too_early_refusals_name_the_seat_action_and_rounds() -> None:
+    """ZJH-R9/R10/R15: compare, open and all-in are allowed from `compare_min_round` (default 2)."""
+    msg = refused(log(["bet 1 1", "compare 2 1"]), 3, "wrong_phase", "ZJH-R9")
+    assert "seat 2 cannot compare in round 1: allowed from round 2" in msg, msg
+    msg = refused(log(["bet 1 1", "fold 2", "open 0"]), 4, "wrong_phase", "ZJH-R10")
+    assert "seat 0 cannot open in round 1: allowed from round 2" in msg, msg
+    ev = log(["bet 0 1", "bet 1 1", "fold 2", "allin 0"], rules={"mode": "gold", "compare_min_round": 3},
+             hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])  # fmt: skip
+    msg = refused(ev, 5, "wrong_phase", "ZJH-R15")
+    assert "seat 0 cannot go all-in in round 2: allowed from round 3" in msg, msg
