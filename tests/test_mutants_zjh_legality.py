@@ -165,3 +165,27 @@ def test_too_early_refusals_name_the_seat_action_and_rounds() -> None:
              hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])  # fmt: skip
     msg = refused(ev, 5, "wrong_phase", "ZJH-R15")
     assert "seat 0 cannot go all-in in round 2: allowed from round 3" in msg, msg
+
+
+def test_round_cap_showdown_is_noted() -> None:
+    """ZJH-R5/R16 with `max_rounds` 1: `bet {0, 1}` at seq 4 would start round 2, so the showdown ends
+    the match there (pair K wins); the audit notes name ZJH-R5 and the round."""
+    from engine.zhajinhua.game import ZHAJINHUA as G
+
+    ev = log(["bet 1 1", "bet 2 1", "bet 0 1"], rules={"max_rounds": 1})
+    st = G.start(ev[0], ev[1], G.parse_rules(ev[0].rules))
+    for e in ev[2:]:
+        st = G.apply(st, e)
+    v = G.view(st)
+    assert v["end"] == "round_cap" and v["winners"] == [0] and v["out"] == [None, "showdown", "showdown"]
+    assert any(n.startswith("seq 4:") and "ZJH-R5 round 1 was the last" in n for n in v["notes"]), v["notes"]
+    assert v["notes"][-1].startswith("seq 4:"), v["notes"]
+
+
+def test_an_unaffordable_compare_says_what_it_costs() -> None:
+    """ZJH-R9 in gold, stacks [50, 9, 50]: seat 1 holds 9 − 1 (ante) − 1 (its call) = 7 in round 2;
+    `bet {2, 2}` raised to k = 2, so seat 1's seen call is S[2] = 4 and a factor-2 compare costs 8 > 7."""
+    ev = log(["bet 0 1", "bet 1 1", "bet 2 2", "bet 0 2", "look 1", "compare 1 2"],
+             rules={"mode": "gold", "compare_cost_factor": 2}, hands=E6_HANDS, dealer=2, stacks=[50, 9, 50])  # fmt: skip
+    msg = refused(ev, 7, "illegal_bet", "ZJH-R9")
+    assert "seat 1 cannot afford a compare of 8: stack 7" in msg, msg
