@@ -41,7 +41,7 @@ def test_compare_targets_outside_the_table_itself_or_an_out_seat() -> None:
     msg = refused(log([*base, "compare 1 3"]), 5, "wrong_phase", "ZJH-R1/R9")
     assert "seat 3" in msg and "3-player" in msg
     msg = refused(log([*base, "compare 1 1"]), 5, "wrong_phase", "ZJH-R9")
-    assert "itself" in msg
+    assert msg.endswith("cannot compare with itself"), msg
     msg = refused(log(["bet 1 1", "fold 2", "bet 0 1", "compare 1 2"]), 5, "wrong_phase", "ZJH-R9")
     assert "seat 2, which is out (fold)" in msg
 
@@ -138,7 +138,7 @@ def test_allin_pending_refusals_name_the_action() -> None:
     for last, verb in [("compare 1 0", "compare"), ("open 1", "open")]:
         ev = log([*pre, last], rules={"mode": "gold"}, hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])
         msg = refused(ev, 7, "wrong_phase", "ZJH-R15")
-        assert msg.endswith(f"not {verb}"), msg
+        assert msg.endswith(f"not {verb}") and "seat 1 may only call" in msg, msg
 
 
 def test_last_standing_end_is_noted_at_its_event() -> None:
@@ -158,7 +158,7 @@ def test_last_standing_end_is_noted_at_its_event() -> None:
 def test_too_early_refusals_name_the_seat_action_and_rounds() -> None:
     """ZJH-R9/R10/R15: compare, open and all-in are allowed from `compare_min_round` (default 2)."""
     msg = refused(log(["bet 1 1", "compare 2 1"]), 3, "wrong_phase", "ZJH-R9")
-    assert "seat 2 cannot compare in round 1: allowed from round 2" in msg, msg
+    assert msg.startswith("ZJH-R9 seat 2 cannot compare in round 1: allowed from round 2"), msg
     msg = refused(log(["bet 1 1", "fold 2", "open 0"]), 4, "wrong_phase", "ZJH-R10")
     assert "seat 0 cannot open in round 1: allowed from round 2" in msg, msg
     ev = log(["bet 0 1", "bet 1 1", "fold 2", "allin 0"], rules={"mode": "gold", "compare_min_round": 3},
@@ -189,3 +189,21 @@ def test_an_unaffordable_compare_says_what_it_costs() -> None:
              rules={"mode": "gold", "compare_cost_factor": 2}, hands=E6_HANDS, dealer=2, stacks=[50, 9, 50])  # fmt: skip
     msg = refused(ev, 7, "illegal_bet", "ZJH-R9")
     assert "seat 1 cannot afford a compare of 8: stack 7" in msg, msg
+
+
+def test_a_losing_autocompare_that_leaves_one_seat_ends_the_match_at_its_event() -> None:
+    """ZJH-R14 + ZJH-R4/R17, gold, n = 2 (E1's first two hands), dealer 0, stacks [50, 3]: after the
+    ante seat 1 holds 2, calls 1 (seq 2); seat 0 raises blind to 5 (k = 3, seq 3). Seat 1 then acts
+    with 1 < 5: its high card loses to pair K, it is out and seat 0 is left alone: the match ends at
+    seq 3. c = [6, 2]: Δ = [+2, −2]."""
+    from engine.zhajinhua.game import ZHAJINHUA as G
+
+    ev = log(["bet 1 1", "bet 0 5"], rules={"mode": "gold"}, hands=["Kh Kd 7s", "As Qd 9c"], stacks=[50, 3])
+    r = replay(ev)
+    assert r.error is None and r.status == "finished" and r.deltas == [2, -2], r.error
+    st = G.start(ev[0], ev[1], G.parse_rules(ev[0].rules))
+    for e in ev[2:]:
+        st = G.apply(st, e)
+    v = G.view(st)
+    assert v["end"] == "last_standing" and v["out"][1] == "autocompare"
+    assert v["notes"][-1].startswith("seq 3:"), v["notes"]
