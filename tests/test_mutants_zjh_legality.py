@@ -160,7 +160,7 @@ def test_too_early_refusals_name_the_seat_action_and_rounds() -> None:
     msg = refused(log(["bet 1 1", "compare 2 1"]), 3, "wrong_phase", "ZJH-R9")
     assert msg.startswith("ZJH-R9 seat 2 cannot compare in round 1: allowed from round 2"), msg
     msg = refused(log(["bet 1 1", "fold 2", "open 0"]), 4, "wrong_phase", "ZJH-R10")
-    assert "seat 0 cannot open in round 1: allowed from round 2" in msg, msg
+    assert msg.startswith("ZJH-R10 seat 0 cannot open in round 1: allowed from round 2"), msg
     ev = log(["bet 0 1", "bet 1 1", "fold 2", "allin 0"], rules={"mode": "gold", "compare_min_round": 3},
              hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])  # fmt: skip
     msg = refused(ev, 5, "wrong_phase", "ZJH-R15")
@@ -188,7 +188,7 @@ def test_an_unaffordable_compare_says_what_it_costs() -> None:
     ev = log(["bet 0 1", "bet 1 1", "bet 2 2", "bet 0 2", "look 1", "compare 1 2"],
              rules={"mode": "gold", "compare_cost_factor": 2}, hands=E6_HANDS, dealer=2, stacks=[50, 9, 50])  # fmt: skip
     msg = refused(ev, 7, "illegal_bet", "ZJH-R9")
-    assert "seat 1 cannot afford a compare of 8: stack 7" in msg, msg
+    assert msg.startswith("ZJH-R9 seat 1 cannot afford a compare of 8: stack 7"), msg
 
 
 def test_a_losing_autocompare_that_leaves_one_seat_ends_the_match_at_its_event() -> None:
@@ -207,3 +207,20 @@ def test_a_losing_autocompare_that_leaves_one_seat_ends_the_match_at_its_event()
     v = G.view(st)
     assert v["end"] == "last_standing" and v["out"][1] == "autocompare"
     assert v["notes"][-1].startswith("seq 3:"), v["notes"]
+
+
+def test_the_out_reason_is_the_action() -> None:
+    """ZJH-R9 / ZJH-R12: in round 2 seat 1 (high card) compares with seat 2 (pair 8) and loses: out by
+    compare (the turn passes from seat 1, ZJH-R4: seat 2 acts); seat 1 timing out is out by timeout."""
+    from engine.zhajinhua.game import ZHAJINHUA as G
+
+    for actions, reason, turn in [
+        (["bet 1 1", "bet 2 1", "bet 0 1", "compare 1 2"], "compare", 2),
+        (["timeout 1"], "timeout", 2),
+    ]:
+        ev = log(actions)
+        st = G.start(ev[0], ev[1], G.parse_rules(ev[0].rules))
+        for e in ev[2:]:
+            st = G.apply(st, e)
+        v = G.view(st)
+        assert v["out"][1] == reason and v["turn"] == turn, v
