@@ -1,0 +1,109 @@
+"""Mutation-killing tests for Anshun's own refusals (engine/mahjong/anshun.py, issue 17): `check`
+(AS-R12 天听, AS-R13 lock, AS-R16 no claim at R = 0), `_ting`, `check_claim_hu_after` (AS-R6),
+`wins` (AS-H1) and the legality part of `after` (the 天听 discard must leave the hand ready, 荒庄
+at R = 0, the 热炮 and first-1s bookkeeping the claims read).
+
+Positions are the golden logs of AS-E1..E7 cut before seq n (helpers in
+tests/test_mutants_claimflow_legality.py); codes from docs/rules/README.md, rule ids and words
+from anshun.md. Hands quoted are the logs' deals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.mahjong.anshun import ANSHUN
+from engine.tiles import tile_id
+from tests.test_mutants_claimflow_legality import ev, refused, state
+
+A1 = "anshun_e1_zimo_chong_feng_ji"  # seat 1 = 234m 567m 6789p 9p 23s; dealer 0 discards 1s at seq 2
+A2 = "anshun_e2_re_pao_men_dou"  # seat 1 pengs 1s (seq 3), seat 2 an gangs 6p (seq 6), hot 4m
+A4 = "anshun_e4_tian_ting_sha_bao"  # dealer 0: ting (seq 2), discard 9p
+A5 = "anshun_e5_tian_ting_dian_pao_dou"  # seat 1: ting (seq 4) after its first draw, discard 6p
+A6 = "anshun_e6_huang_zhuang_jiao_pai"  # ends at R = 0 with seat 1's discard 8p (seq 112)
+
+CASES: list[tuple[str, int, dict[str, Any], tuple[Any, ...], str, str, tuple[str, ...]]] = [
+    # AS-R12: after `ting` the next event must be that seat's discard
+    (A4, 3, {}, ("draw", 1, "5s"), "illegal_move", "AS-R12", ("seat 0 declared 天听 and must discard now, not draw",)),
+    (A4, 3, {}, ("hu", 0, "1m"), "illegal_move", "AS-R12", ("must discard now, not hu",)),
+    (A4, 3, {}, ("ting", 0), "illegal_move", "AS-R12", ("must discard now, not ting",)),
+    # 123m 456m 7p888p 99p 3s after discarding 2s: two tiles left over, not ready (AS-H4)
+    (A4, 3, {}, ("discard", 0, "2s"), "illegal_move", "AS-R12", ("declared 天听 but after discarding 2s", "not ready")),
+    # AS-R12: only the seat to act, once, before its first discard and before any peng or gang
+    (A4, 2, {}, ("ting", 1), "not_your_turn", "AS-R12", ("seat 1 is not to act",)),
+    (A5, 22, {}, ("ting", 1), "illegal_move", "AS-R12", ("seat 1 already declared 天听",)),
+    (A1, 10, {}, ("ting", 0), "illegal_move", "AS-R12", ("only before a seat's first discard", "(seat 0)")),
+    (A2, 6, {}, ("ting", 2), "illegal_move", "AS-R12", ("before any peng or gang", "(seat 2)")),
+    (A4, 2, {"tian_ting": False}, ("ting", 0), "wrong_phase", "AS-R0", ("ting is not an event of anshun",)),
+    # AS-R13: a tian-ting seat's 13 tiles are locked (seat 0 of AS-E4, seat 1 of AS-E5)
+    (A4, 6, {}, ("peng", 0, "5s"), "illegal_claim", "AS-R13", ("seat 0 is tian-ting", "no peng")),
+    (A4, 6, {}, ("gang", 0, "5s", "zhi"), "illegal_claim", "AS-R13", ("seat 0 is tian-ting", "no gang")),
+    (A5, 8, {}, ("peng", 1, "7s"), "illegal_claim", "AS-R13", ("seat 1 is tian-ting",)),
+    (A5, 22, {}, ("gang", 1, "3p", "an"), "illegal_move", "AS-R13", ("seat 1 is tian-ting", "no gang")),
+    (A5, 22, {}, ("gang", 1, "3p", "bu"), "illegal_move", "AS-R13", ("seat 1 is tian-ting",)),
+    (A5, 22, {}, ("discard", 1, "6m"), "illegal_move", "AS-R13", ("must discard the tile it drew (3p), not 6m",)),
+    # AS-R16: at R = 0 no peng or gang is legal (AS-E6's last discard 8p)
+    (A6, 113, {}, ("peng", 2, "8p"), "illegal_move", "AS-R16", ("no peng with no tile left",)),
+    (A6, 113, {}, ("gang", 2, "8p", "zhi"), "illegal_move", "AS-R16", ("no gang with no tile left",)),
+    # AS-R6: seat 1's 234m 567m 678p 99p 123s on seat 0's 1s is 平胡, with no 豆, no 热炮, no 杀报
+    (A1, 3, {}, ("hu", 1, "1s"), "illegal_claim", "AS-R6", ("平胡 cannot win on seat 0's discard 1s", "seat 1 has no")),
+]
+
+
+@pytest.mark.parametrize(("name", "n", "rules", "event", "code", "rule", "words"), CASES)
+def test_refusal(name: str, n: int, rules: dict[str, Any], event: tuple[Any, ...], code: str, rule: str, words: tuple[str, ...]) -> None:
+    game, s = state(name, n, **rules)
+    refused(game, s, ev(s, *event), code, rule, *words)
+
+
+def test_legal_counterparts() -> None:
+    """AS-R6 `always`: the same 平胡 discard win is legal; AS-R13: the tian-ting seat discards its
+    draw 3p; AS-R12: `ting` by the dealer on its first turn sets only the pending discard."""
+    game, s = state(A1, 3, ping_hu_dian_pao="always")
+    w = game.apply(s, ev(s, "hu", 1, "1s"))
+    assert [(x.seat, x.how, x.frm) for x in w.wins] == [(1, "dianpao", 0)]
+    game, s = state(A5, 22)
+    assert game.apply(s, ev(s, "discard", 1, "3p")).phase == "claim"
+    game, s = state(A4, 2)
+    t = game.apply(s, ev(s, "ting", 0))
+    assert (t.ting_pending, t.ting, t.phase, t.turn) == (0, (False,) * 4, "act", 0)
+
+
+def test_after_ting_discard_and_bookkeeping() -> None:
+    """`after`: the 天听 discard makes the seat tian-ting (AS-R12); every discard marks the seat as
+    having discarded; the draw after a 闷豆 makes the next discard a 热炮 (AS-S5: AS-E2 seat 2's 4m
+    follows its an gang, kong 0); the first 1s discard and whether it was claimed (AS-E1: seat 0's,
+    unclaimed; AS-E2: seat 3's, peng'ed by seat 1); the discard at R = 0 ends the hand (AS-R16)."""
+    _, s = state(A4, 4)
+    assert (s.ting, s.ting_pending, s.has_discarded) == ((True, False, False, False), None, (True, False, False, False))
+    _, s = state(A5, 6)
+    assert s.ting == (False, True, False, False)
+    _, s = state(A2, 8)
+    assert s.hot_pending == (None, None, 0, None)
+    _, s = state(A2, 9)
+    assert (s.claim_hot, s.hot_pending) == (0, (None,) * 4)
+    _, s = state(A1, 3)
+    assert s.first_1s == (0, 2, False)
+    _, s = state(A2, 3)
+    assert s.first_1s == (3, 2, False)
+    _, s = state(A2, 4)
+    assert s.first_1s == (3, 2, True)
+    _, s = state(A6, 112)
+    assert (s.wall.remaining, s.done) == (0, False)
+    _, s = state(A6, 113)
+    assert (s.wall.remaining, s.done) == (0, True)
+
+
+def test_wins() -> None:
+    """AS-H1: AS-E1 seat 1 after drawing 1s wins (234m 567m 678p 99p 123s); the dealer's dealt 14
+    (2m6m9m 1p3p4p5p6p7p 1s2s2s3s3s) do not; AS-E2 seat 0's 4m 999m 222p 555s 777s + 4m wins."""
+    _, s = state(A1, 12)
+    assert ANSHUN.wins(s, 1, s.hands[1], "zimo") is True
+    _, s = state(A1, 2)
+    assert ANSHUN.wins(s, 0, s.hands[0], "zimo") is False
+    _, s = state(A2, 9)
+    c = list(s.hands[0])
+    c[tile_id("4m")] += 1
+    assert ANSHUN.wins(s, 0, tuple(c), "dianpao") is True
