@@ -107,3 +107,78 @@ def test_wins() -> None:
     c = list(s.hands[0])
     c[tile_id("4m")] += 1
     assert ANSHUN.wins(s, 0, tuple(c), "dianpao") is True
+
+
+# A hand-chosen deal for the AS-R6 exemptions (the wall is the rest of the set in kind order after
+# `head`; Anshun has no compulsory event, so the other tiles play no part).
+# seat 1 waits on 9p with 234m 567m 678p 9p + 1s (平胡: sequences, three suits); seat 2 holds 5p x 4.
+HANDS = [
+    "1s3m3m8m8m4p4p2s2s5s5s7s7s9m",
+    "2m3m4m5m6m7m6p7p8p9p1s1s9s",
+    "5p5p5p5p9p1m1m4s4s6s6s8s3s",
+    "1p1p2p2p3p3p7m7m6m9m4m6s3s",
+]
+
+
+def split(tiles: str) -> list[str]:
+    return [tiles[i : i + 2] for i in range(0, len(tiles), 2)]
+
+
+def deal_state(head: list[str]) -> Any:
+    """Start anshun (dealer 0, default rules) on HANDS with the wall `head` + the rest in kind order."""
+    from types import SimpleNamespace
+
+    from engine.tiles import full_set, tile_name
+
+    hands = [split(h) for h in HANDS]
+    rest = sorted(full_set(3, 0))
+    for t in [x for h in hands for x in h] + head:
+        rest.remove(tile_id(t))
+    wall = head + [tile_name(t) for t in rest]
+    started = SimpleNamespace(dealer=0, base=1)
+    dealt = SimpleNamespace(hands=hands, wall=wall, bottom=None, stacks=None)
+    return ANSHUN.start(started, dealt, ANSHUN.parse_rules({}))
+
+
+def play(s: Any, steps: list[tuple[Any, ...]]) -> Any:
+    """Apply steps; ("draw", seat) draws the wall head, ("discard", seat) discards the tile just drawn."""
+    from engine.tiles import tile_name
+
+    for st in steps:
+        if st[0] == "draw" and len(st) == 2:
+            st = ("draw", st[1], tile_name(s.wall.peek(False)))
+        elif st[0] == "discard" and len(st) == 2:
+            st = ("discard", st[1], tile_name(s.tile))
+        s = ANSHUN.apply(s, ev(s, *st))
+    return s
+
+
+HOT_AN = [("discard", 0, "9m"), ("draw", 1), ("discard", 1, "9s"), ("draw", 2), ("gang", 2, "5p", "an"), ("draw", 2)]
+
+
+def test_ping_hu_on_a_hot_an_gang_discard() -> None:
+    """AS-R6 (ii): seat 2's an gang of 5p (闷豆), its replacement draw, then its discard 9p is a 热炮:
+    seat 1's 平胡 (234m 567m 678p 111s 99p, the 1s drawn at seq 3) may win on it."""
+    s = play(deal_state(["1s"]), [*HOT_AN, ("discard", 2, "9p")])
+    w = ANSHUN.apply(s, ev(s, "hu", 1, "9p"))
+    assert [(x.seat, x.how, x.frm, x.hot) for x in w.wins] == [(1, "dianpao", 2, 0)]
+
+
+def test_ping_hu_after_another_seats_an_gang_is_refused() -> None:
+    """AS-R6: seat 2's 闷豆 is not the winner's own, and seat 2's discard 9p a round later is no
+    热炮: seat 1's 平胡 on it is refused (illegal_claim, the rule's three exemptions named)."""
+    later = [("discard", 2), ("draw", 3), ("discard", 3), ("draw", 0), ("discard", 0), ("draw", 1), ("discard", 1), ("draw", 2)]
+    s = play(deal_state(["1s"]), [*HOT_AN, *later, ("discard", 2, "9p")])
+    refused(ANSHUN, s, ev(s, "hu", 1, "9p"), "illegal_claim", "AS-R6", "seat 1 has no 闷豆/转弯豆",
+            "the discard is no 闷豆/转弯豆 热炮 and the discarder is not tian-ting")  # fmt: skip
+
+
+def test_ping_hu_with_its_own_bu_gang() -> None:
+    """AS-R6 (i): seat 1 pengs the dealer's 1s, later draws the 4th 1s and makes a 转弯豆 (confirmed
+    by its replacement draw); its 平胡 234m 567m 678p 99p + kong 1s wins on seat 2's 9p."""
+    steps = [("discard", 0, "1s"), ("peng", 1, "1s"), ("discard", 1, "9s"), ("draw", 2), ("discard", 2), ("draw", 3),
+             ("discard", 3), ("draw", 0), ("discard", 0), ("draw", 1, "1s"), ("gang", 1, "1s", "bu"), ("draw", 1),
+             ("discard", 1), ("draw", 2), ("discard", 2, "9p")]  # fmt: skip
+    s = play(deal_state(["2m", "3m", "4m", "1s"]), steps)
+    w = ANSHUN.apply(s, ev(s, "hu", 1, "9p"))
+    assert [(x.seat, x.how, x.frm) for x in w.wins] == [(1, "dianpao", 2)]
