@@ -233,3 +233,12 @@ def test_base_continues_after_end() -> None:
     _, s = state(A1, 12)  # seat 1 to act after its draw, no win
     assert ClaimGame.continues_after_end(game, s, SimpleNamespace(type="hu")) is True
     assert ClaimGame.continues_after_end(game, s, SimpleNamespace()) is False
+
+
+def test_state_keeps_the_last_seq() -> None:
+    """The state carries the seq of the last event applied (HZ-R1 reads it: the four-红中 hu must be
+    the hand's first event, seq 2 after the deal at seq 1): HZ-E1 after seq 2 and 3."""
+    _, s = state(E1, 3)
+    assert s.seq == 2
+    _, s = state(E1, 4)
+    assert s.seq == 3
