@@ -149,6 +149,8 @@ def test_legal_counterparts() -> None:
     game, s = state(E3, 13, replacement_from="tail")
     t = game.apply(s, ev(s, "draw", 0, "7p"))
     assert (t.phase, t.turn, t.kongs[-1].confirmed) == ("act", 0, True)
+    # the tail draw leaves the head (2p) for the next normal draw; the tail is now 9p (E3 ends 7z 9p 7p)
+    assert (t.wall.remaining, t.wall.peek(False), t.wall.peek(True)) == (s.wall.remaining - 1, game_tile("2p"), game_tile("9p"))
     game, s = state(E2, 7, replacement_from="tail")
     t = game.apply(s, ev(s, "draw", 2, "7z"))
     assert (t.phase, t.turn, t.drew) == ("act", 2, True)
