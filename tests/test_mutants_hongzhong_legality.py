@@ -184,3 +184,25 @@ def test_wins_on_the_table() -> None:
     assert HONGZHONG.wins(s, 0, s.hands[0], "zimo") is False
     _, s = state(E3, 4)  # seat 0 has a peng: 11 concealed + 3 = 14 needed
     assert HONGZHONG.wins(s, 0, s.hands[0], "zimo") is False
+
+
+def test_dealer_dealt_a_win_must_hu() -> None:
+    """HZ-R10 with forced_zimo: a dealer dealt a winning 14 (123m 456m 789m 123p 55p, HZ-H1) must
+    hu first; the refusal names HZ-R10, not HZ-R1 (nobody holds four 红中). Other seats: the rest
+    of the set in kind order, 13 each; the wall is what remains."""
+    from types import SimpleNamespace
+
+    from engine.tiles import full_set, tile_name
+
+    rest = sorted(full_set(3, 4))
+    dealer = [STD[i : i + 2] for i in range(0, len(STD), 2)]
+    for t in dealer:
+        rest.remove(tile_id(t))
+    names = [tile_name(t) for t in rest]
+    hands = [dealer, names[0:13], names[13:26], names[26:39]]
+    dealt = SimpleNamespace(hands=hands, wall=names[39:], bottom=None, stacks=None)
+    s = HONGZHONG.start(SimpleNamespace(dealer=0, base=1), dealt, HONGZHONG.parse_rules({}))
+    assert s.forced_seat == 0
+    refused(HONGZHONG, s, ev(s, "discard", 0, "5p"), "illegal_move", "HZ-R10 forced_zimo", "seat 0 must hu now, not discard")
+    w = HONGZHONG.apply(s, ev(s, "hu", 0, "5p"))
+    assert [(x.seat, x.how) for x in w.wins] == [(0, "zimo")]
