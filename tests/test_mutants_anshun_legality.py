@@ -124,13 +124,13 @@ def split(tiles: str) -> list[str]:
     return [tiles[i : i + 2] for i in range(0, len(tiles), 2)]
 
 
-def deal_state(head: list[str]) -> Any:
-    """Start anshun (dealer 0, default rules) on HANDS with the wall `head` + the rest in kind order."""
+def deal_state(head: list[str], deal: list[str] | None = None) -> Any:
+    """Start anshun (dealer 0, default rules) on `deal` (default HANDS) with the wall `head` + the rest in kind order."""
     from types import SimpleNamespace
 
     from engine.tiles import full_set, tile_name
 
-    hands = [split(h) for h in HANDS]
+    hands = [split(h) for h in (deal or HANDS)]
     rest = sorted(full_set(3, 0))
     for t in [x for h in hands for x in h] + head:
         rest.remove(tile_id(t))
@@ -182,3 +182,11 @@ def test_ping_hu_with_its_own_bu_gang() -> None:
     s = play(deal_state(["2m", "3m", "4m", "1s"]), steps)
     w = ANSHUN.apply(s, ev(s, "hu", 1, "9p"))
     assert [(x.seat, x.how, x.frm) for x in w.wins] == [(1, "dianpao", 2)]
+
+
+def test_no_ting_after_a_zhi_gang() -> None:
+    """AS-R12: no 天听 once anyone has made a peng or gang. Seat 1 (9m9m9m 123p 456m 789p 1s, no
+    discard yet) zhi gangs the dealer's 9m and draws its replacement: its `ting` is refused."""
+    deal = [HANDS[0], "9m9m9m1p2p3p4m5m6m7p8p9p1s", HANDS[2], "1p1p2p2p3p3p7m7m6m5m4m6s3s"]
+    s = play(deal_state([], deal), [("discard", 0, "9m"), ("gang", 1, "9m", "zhi"), ("draw", 1)])
+    refused(ANSHUN, s, ev(s, "ting", 1), "illegal_move", "AS-R12", "before any peng or gang (seat 1)")

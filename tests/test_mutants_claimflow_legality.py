@@ -244,3 +244,17 @@ def test_state_keeps_the_last_seq() -> None:
     assert s.seq == 2
     _, s = state(E1, 4)
     assert s.seq == 3
+
+
+def test_claimed_discard_leaves_the_discard_row() -> None:
+    """HZ-R6 / AS-R8: a claimed discard becomes part of the claimer's meld, so it leaves the
+    discarder's row (the table the bot reads, `visible`): HZ-E3 seat 0 pengs seat 1's 4s (row of
+    seat 1 empty, the peng records its feeder 1); AS-E7 seat 2 zhi gangs seat 0's 7s (seat 0's row
+    keeps only its earlier 1s)."""
+    from engine.mahjong.core import Meld
+
+    _, s = state(E3, 4)
+    assert s.discards[1] == ()
+    assert s.melds[0] == (Meld("peng", game_tile("4s"), 1),)
+    _, s = state("anshun_e7_dian_dou_re_pao_jin_ji", 12)
+    assert s.discards[0] == (game_tile("1s"),)
