@@ -250,7 +250,7 @@ def test_claimed_discard_leaves_the_discard_row() -> None:
     """HZ-R6 / AS-R8: a claimed discard becomes part of the claimer's meld, so it leaves the
     discarder's row (the table the bot reads, `visible`): HZ-E3 seat 0 pengs seat 1's 4s (row of
     seat 1 empty, the peng records its feeder 1); AS-E7 seat 2 zhi gangs seat 0's 7s (seat 0's row
-    keeps only its earlier 1s)."""
+    keeps only its earlier 1s; the kong is gang_zhi 7s fed by seat 0)."""
     from engine.mahjong.core import Meld
 
     _, s = state(E3, 4)
@@ -258,3 +258,4 @@ def test_claimed_discard_leaves_the_discard_row() -> None:
     assert s.melds[0] == (Meld("peng", game_tile("4s"), 1),)
     _, s = state("anshun_e7_dian_dou_re_pao_jin_ji", 12)
     assert s.discards[0] == (game_tile("1s"),)
+    assert s.melds[2] == (Meld("gang_zhi", game_tile("7s"), 0),)
