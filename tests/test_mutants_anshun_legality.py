@@ -190,3 +190,22 @@ def test_no_ting_after_a_zhi_gang() -> None:
     deal = [HANDS[0], "9m9m9m1p2p3p4m5m6m7p8p9p1s", HANDS[2], "1p1p2p2p3p3p7m7m6m5m4m6s3s"]
     s = play(deal_state([], deal), [("discard", 0, "9m"), ("gang", 1, "9m", "zhi"), ("draw", 1)])
     refused(ANSHUN, s, ev(s, "ting", 1), "illegal_move", "AS-R12", "before any peng or gang (seat 1)")
+
+
+def test_no_ting_after_an_an_gang() -> None:
+    """AS-R12: an an gang (闷豆) is a gang too. Seat 2 (no discard yet, no peng in the hand) an gangs
+    5p and draws its replacement: its `ting` is refused; the meld is gang_an 5p, no feeder (AS-R9)."""
+    from engine.mahjong.core import Meld
+
+    s = play(deal_state(["1s"]), HOT_AN)
+    assert s.melds[2] == (Meld("gang_an", tile_id("5p"), None),)
+    refused(ANSHUN, s, ev(s, "ting", 2), "illegal_move", "AS-R12", "before any peng or gang (seat 2)")
+
+
+def test_bu_gang_needs_the_fourth_copy() -> None:
+    """AS-R10: seat 1 pengs 1s (AS-E2, seq 3) and holds no more 1s; on its next turn (draw 2s after
+    seats 2, 3, 0 play on; wall 2m 9s 2s after the replacement 3s) a bu gang of 1s is not_in_hand."""
+    game, s = state(A2, 9)
+    for e in [("draw", 3, "2m"), ("discard", 3, "2m"), ("draw", 0, "9s"), ("discard", 0, "9s"), ("draw", 1, "2s")]:
+        s = game.apply(s, ev(s, *e))
+    refused(game, s, ev(s, "gang", 1, "1s", "bu"), "not_in_hand", "AS-R10", "seat 1 does not hold the 4th copy")
