@@ -259,3 +259,21 @@ def test_claimed_discard_leaves_the_discard_row() -> None:
     _, s = state("anshun_e7_dian_dou_re_pao_jin_ji", 12)
     assert s.discards[0] == (game_tile("1s"),)
     assert s.melds[2] == (Meld("gang_zhi", game_tile("7s"), 0),)
+
+
+def test_bu_gang_meld() -> None:
+    """HZ-R9: the bu gang upgrades the peng in place: gang_bu 4s, fed by seat 1 as the peng was (HZ-E3)."""
+    from engine.mahjong.core import Meld
+
+    _, s = state(E3, 13)
+    assert s.melds[0] == (Meld("gang_bu", game_tile("4s"), 1),)
+
+
+def test_order_ok_wraps_around() -> None:
+    """Turn order from the discarder / kong seat + 1 wraps (AS-R4, HZ-R11): from seat 3 it is 0, 1, 2,
+    so after seat 1's hu seat 2 may follow and seat 0 may not (a pure check on turn and wins)."""
+    from engine.mahjong.claimflow import Win, replace
+
+    game, s = state(E8, 14)
+    s = replace(s, turn=3, wins=(Win(1, s.tile, "qianggang", 3, 14),))
+    assert [game._order_ok(s, j) for j in (0, 2)] == [False, True]
