@@ -277,3 +277,13 @@ def test_order_ok_wraps_around() -> None:
     game, s = state(E8, 14)
     s = replace(s, turn=3, wins=(Win(1, s.tile, "qianggang", 3, 14),))
     assert [game._order_ok(s, j) for j in (0, 2)] == [False, True]
+
+
+def test_robbed_bu_gang_is_void() -> None:
+    """HZ-R11 / AS-R11: a robbed bu gang is void, the robbed seat keeps its 3-tile peng: after seat
+    3's rob in HZ-E3, seat 0 shows peng 4s (fed by seat 1) and no kong stands."""
+    from engine.mahjong.core import Meld
+
+    _, s = state(E3, 14)
+    assert s.melds[0] == (Meld("peng", game_tile("4s"), 1),)
+    assert s.kongs == ()
