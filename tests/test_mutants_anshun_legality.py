@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from engine.errors import Illegal
 from engine.mahjong.anshun import ANSHUN
 from engine.tiles import tile_id
 from tests.test_mutants_claimflow_legality import ev, refused, state
@@ -64,6 +65,7 @@ def test_legal_counterparts() -> None:
     game, s = state(A1, 3, ping_hu_dian_pao="always")
     w = game.apply(s, ev(s, "hu", 1, "1s"))
     assert [(x.seat, x.how, x.frm) for x in w.wins] == [(1, "dianpao", 0)]
+    assert w.first_1s == (0, 2, True)  # AS-S7 step 6: a won first 1s is claimed, no 冲锋鸡
     game, s = state(A5, 22)
     assert game.apply(s, ev(s, "discard", 1, "3p")).phase == "claim"
     game, s = state(A4, 2)
@@ -171,6 +173,9 @@ def test_ping_hu_after_another_seats_an_gang_is_refused() -> None:
     s = play(deal_state(["1s"]), [*HOT_AN, *later, ("discard", 2, "9p")])
     refused(ANSHUN, s, ev(s, "hu", 1, "9p"), "illegal_claim", "AS-R6", "seat 1 has no 闷豆/转弯豆",
             "the discard is no 闷豆/转弯豆 热炮 and the discarder is not tian-ting")  # fmt: skip
+    with pytest.raises(Illegal) as info:
+        ANSHUN.apply(s, ev(s, "hu", 1, "9p"))
+    assert info.value.message.endswith("热炮 and the discarder is not tian-ting")
 
 
 def test_ping_hu_with_its_own_bu_gang() -> None:
