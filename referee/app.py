@@ -306,6 +306,7 @@ def create_app(referee: Referee, tokens: Tokens, *, max_body: int = 4 << 20, rat
     @app.get("/metrics", summary="Prometheus text format", response_class=Response,
              responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}})  # fmt: skip
     async def metrics_endpoint() -> Response:
+        referee.report_metrics()
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.exception_handler(RequestValidationError)
