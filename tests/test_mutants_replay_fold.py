@@ -35,6 +35,7 @@ from engine.replay import (
 )
 from events.codec import parse_event
 from events.errors import ContractError
+from tests.test_replay_driver import raw_event
 
 
 @dataclass(frozen=True)
@@ -107,16 +108,7 @@ def _toy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(replay_mod, "get_game", get)
 
 
-def d(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"match_id": mid, "seq": seq, "type": typ}
-    if typ == "match_started":
-        base.update(game="ddz", rules={}, players=["a", "b"], dealer=0, base=1)
-    elif typ == "dealt":
-        base.update(hands=[["3s"], ["4s"]])
-    elif typ == "pass":
-        base.update(seat=(seq - 2) % 2)
-    base.update(f)
-    return base
+d = raw_event
 
 
 def full_dicts(mid: str = "t1", settled: list[int] | None = None) -> list[dict[str, Any]]:

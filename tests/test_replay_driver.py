@@ -58,7 +58,8 @@ def _toy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(replay_mod, "get_game", lambda g: ToyGame())
 
 
-def ev(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> Any:
+def raw_event(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> dict[str, Any]:
+    """An event of the toy two-seat game as a dict: seq 0 starts, seq 1 deals, then passes in turn."""
     base: dict[str, Any] = {"match_id": mid, "seq": seq, "type": typ}
     if typ == "match_started":
         base.update(game="ddz", rules={}, players=["a", "b"], dealer=0, base=1)
@@ -67,7 +68,11 @@ def ev(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> Any:
     elif typ == "pass":
         base.update(seat=(seq - 2) % 2)
     base.update(f)
-    return parse_event(base)
+    return base
+
+
+def ev(seq: int, typ: str = "pass", mid: str = "t1", **f: Any) -> Any:
+    return parse_event(raw_event(seq, typ, mid, **f))
 
 
 def full(mid: str = "t1", settled: list[int] | None = None) -> list[Any]:
