@@ -206,27 +206,12 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
                     add(i, j, "raises", e["seq"])
 
 
-def _serving(state: Any, a: int, j: int, k: int) -> bool:
-    """Whether tile kind `k` discarded by seat `a` now is one seat `j` may peng or win on: j still
-    in the hand (SC-R20), k not of j's void suit and j holding two or more of it (SC-R9), or j
-    holding no void tile and completing a standard shape or seven pairs with it (SC-H1). What the
-    colluding bot looks for (engine/sim/collusion.py), read from the reducer's state."""
-    from engine.mahjong import sichuan as sc
-
-    if j == a or not sc._active(state, j) or k // 9 == state.void[j]:
-        return False
-    hand = state.hands[j]
-    if hand[k] >= 2:
-        return True
-    return not sc._has_void(hand, state.void[j]) and sc.wins_with(hand, len(state.melds[j]), k)
-
-
 def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                     add: Any) -> None:  # fmt: skip
     """Per discard of seat a and per other seat j still in the hand: `serves` += 1 when j may peng
-    or win on the discarded tile at that moment (`_serving`), and `serves_excess` += that indicator
+    or win on the discarded tile at that moment, and `serves_excess` += that indicator
     − the share of a's legal discard kinds (its void suit first, SC-R6) that j may peng or win on
-    (what a discard chosen at random among a's kinds would serve). A colluder serves its partner
+    (`engine.mahjong.sichuan.claim_on`; what a discard chosen at random among a's kinds would serve). A colluder serves its partner
     whenever it can; an honest player serves whoever its own hand gives. The game's reducer
     follows the match."""
     from engine.mahjong import sichuan as sc
@@ -247,8 +232,8 @@ def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
         for j in range(len(state.hands)):
             if j == a or not sc._active(state, j):
                 continue
-            served = _serving(state, a, j, k)
-            share = sum(_serving(state, a, j, x) for x in kinds) / len(kinds) if kinds else 0.0
+            served = sc.claim_on(state, j, k) is not None
+            share = sum(sc.claim_on(state, j, x) is not None for x in kinds) / len(kinds) if kinds else 0.0
             if served:
                 add(a, j, "serves", e["seq"])
             if served or share:

@@ -346,6 +346,20 @@ _YAO_JIU = tuple(k for k in range(N_SUITED) if k % 9 in (0, 8))
 _NOT_258 = tuple(k for k in range(N_SUITED) if k % 9 not in (1, 4, 7))
 
 
+def claim_on(st: State, seat: int, k: int) -> str | None:
+    """What `seat` may claim if another seat discards tile kind `k` now: `hu` when it holds no void
+    tile and `k` completes a winning hand (SC-H1), else `peng` when it holds two or more of `k`
+    outside its void suit (SC-R9), else None; None too once the seat is out of the hand (SC-R20).
+    What a colluding bot feeds its partner (engine/sim/collusion.py) and what `paiju integrity`
+    counts as serving it."""
+    if not _active(st, seat) or k // 9 == st.void[seat]:
+        return None
+    hand = st.hands[seat]
+    if not _has_void(hand, st.void[seat]) and wins_with(hand, len(st.melds[seat]), k):
+        return "hu"
+    return "peng" if hand[k] >= 2 else None
+
+
 def interpretation_props(conc: Sequence[int], melds: Sequence[Meld], win_tile: int) -> list[dict[str, int]]:
     """Shape properties (SC-H3) of every interpretation (SC-H2) of a winning hand; [] if none."""
     total = [a + b for a, b in zip(conc, meld_counts(melds), strict=True)] if melds else list(conc)

@@ -154,13 +154,8 @@ def _sichuan(game: Any, bot: Bot, partner: dict[int, int]) -> Bot:
         if s.phase != "play" or s.stage != "act" or payload["type"] != "discard" or a not in partner:
             return payload
         b = partner[a]
-        if not sc._active(s, b):
-            return payload
-        hand, theirs, void = s.hands[a], s.hands[b], s.void[b]
-        ok = [k for k in range(N_SUITED) if hand[k] and k // 9 != void]
-        wins = [k for k in ok if not sc._has_void(theirs, void) and sc.wins_with(theirs, len(s.melds[b]), k)]
-        pengs = [k for k in ok if theirs[k] >= 2]
-        for k in wins + pengs:
+        claims = [(k, sc.claim_on(s, b, k)) for k in range(N_SUITED) if s.hands[a][k]]
+        for k in [k for k, what in claims if what == "hu"] + [k for k, what in claims if what == "peng"]:
             c = {"type": "discard", "seat": a, "tile": tile_name(k)}
             if legal(s, c):
                 return c
