@@ -77,16 +77,17 @@ def _zjh(game: Any, bot: Bot, partner: dict[int, int], dumping: frozenset[tuple[
         r = state.rules
         ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
         weaker = ev.beats(state.hands[b], state.hands[a])
-        if len(state.active_seats()) == 2 and (a, b) in dumping:  # a dumps chips to b
+        alone = len(state.active_seats()) == 2
+        if alone and (a, b) in dumping:  # a dumps chips to b
             made = sum(1 for c in state.chips if c[0] == a and c[1] == "bet")
             return bets[-1] if bets and made < DUMP_BETS else fold
-        if len(state.active_seats()) == 2 and (b, a) in dumping:  # a receives: it only calls
+        if alone and (b, a) in dumping:  # a receives: it only calls
             return bets[0] if bets else fold
         if (a, b) in dumping:  # stay in to reach the two alone: never fold, open or compare on b
             if payload["type"] == "compare" and payload["target"] != b:
                 return payload
             return bets[0] if bets else payload
-        if len(state.active_seats()) == 2:  # only the pair: the weaker folds, the stronger waits
+        if alone:  # only the pair: the weaker folds, the stronger waits
             if weaker:
                 return fold
             return bets[0] if bets else fold
