@@ -56,7 +56,7 @@ def _evidence(row: pd.Series) -> None:
     st.caption(" · ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in sig.items()))
     if "flow_ab" in sig:
         st.caption(f"money through the settlement: {row['player_a']} paid {row['player_b']} {sig['flow_ab']:+.0f} points net "
-                   f"(z {sig['flow_z']:.2f} against the seat shuffle; shown, not part of the score)")  # fmt: skip
+                   f"(z {sig['flow_z']:.2f} against the seat shuffle; p {format_p(sig['flow_p'])}, one of the score's three p-values)")  # fmt: skip
     lines = []
     for m in row["evidence"]:
         seqs = row["evidence_seqs"].get(m, [])
