@@ -6,18 +6,24 @@ the refusal. So the fast path never refuses: it only has to accept nothing the r
 refuses and to build the same event; tests/test_fastparse.py checks both on fuzzed lines.
 
 How each guarantee of the reference path holds here:
-- one msgspec Struct per event type, made from the pydantic model's fields in their order
-  (`_struct`), refuses what the model refuses: strict types, unknown fields, cards/tiles/ranks
-  as `Literal`s, seats/seq/lengths as `Meta` bounds; the match id's characters and the hash's
-  hex digits are checked after the decode (msgspec's `pattern` costs more than the decode);
-  `match_started` always takes the reference path (its `rules` object is free JSON);
-- duplicate keys: a line's `:` are one per key plus those inside its strings; the decoded event
-  keeps one key per name, so counting the keys it holds plus the `:` in its free-text strings
-  gives the line's count exactly when no key was repeated, unless a string spells a colon as
-  `\\u003a`: a line with any `\\u` escape takes the reference path (so do lone surrogates);
-- a line with `null` takes the reference path, so a None here always means "left out";
-- nesting: no Struct field nests deeper than a list of lists (`hands`), so a line nested
-  deeper than MAX_NESTING cannot decode (an unknown key is refused before its value is read);
+- one msgspec-decoded `TypedDict` per event type, made from the pydantic model's fields
+  (`_typed_dict`), refuses what the model refuses: strict types, cards/tiles/ranks as
+  `Literal`s, seats/seq/lengths as `Meta` bounds, required fields required; the match id's
+  characters and the hash's hex digits are checked after the decode (msgspec's `pattern` costs
+  more than the decode); `match_started` always takes the reference path (its `rules` object is
+  free JSON). A TypedDict decodes to a plain dict of the keys the line holds (no struct to take
+  apart, no pass over the fields to find the set ones: issue 22) and skips unknown keys, which
+  the colon count below then refuses;
+- duplicate (and unknown) keys: a line's `:` are one per key plus those inside its strings; the
+  decoded dict keeps one key per known name, so counting the keys it holds plus the `:` in its
+  free-text strings gives the line's count exactly when no key was repeated or unknown, unless a
+  string spells a colon as `\\u003a`: a line with any backslash takes the reference path (so
+  do lone surrogates and every other escape);
+- `null`: no field's wire type admits None, so a line with a `null` value fails the decode and
+  takes the reference path (there an explicit null is a set field);
+- nesting: no field nests deeper than a list of lists (`hands`); an unknown key's value, however
+  deep, fails the colon count (msgspec's own depth limit refuses the rest), and the reference path
+  then words the refusal;
 - NaN/Infinity, a BOM, invalid UTF-8, integers beyond Python's 4300 digits: msgspec refuses them.
 """
 
@@ -28,13 +34,11 @@ import re
 import string
 from binascii import unhexlify
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import is_not
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, Required, TypedDict
 
 import msgspec
 from msgspec import Meta
-from msgspec.structs import asdict
+from pydantic import BaseModel
 
 from events.models import EVENT_TYPES, AnyEvent
 from events.notation import ALL_CARDS, ALL_TILE_KINDS, CARD_RANKS
@@ -71,34 +75,41 @@ _WIRE: dict[str, Any] = {
 """Each field's wire type, as events.models declares it (Rob's `value` is a bool, below)."""
 
 
-def _struct(model: type[AnyEvent]) -> type[msgspec.Struct]:
-    """A msgspec Struct with the model's fields in its order (`type` a Literal of its tag)."""
-    fields: list[tuple[str, Any, Any]] = []
+def _typed_dict(model: type[AnyEvent]) -> Any:
+    """A TypedDict of the model's wire fields (`type` a Literal of its tag), optional ones not required."""
+    fields: dict[str, Any] = {}
     for name, f in model.model_fields.items():
         if name == "type":
-            fields.append((name, Literal[f.default], msgspec.NODEFAULT))
+            fields[name] = Required[Literal[f.default]]
             continue
         wire = bool if (model.__name__, name) == ("Rob", "value") else _WIRE[name]
-        # every optional field of the contract defaults to None (asserted); a line with a `null`
-        # takes the reference path, so None here always means "left out"
+        # every optional field of the contract defaults to None (asserted); None is no wire type
+        # here, so a line with a `null` takes the reference path and a missing key means "left out"
         assert f.is_required() or f.default is None, (model, name)
-        fields.append((name, wire, msgspec.NODEFAULT) if f.is_required() else (name, wire | None, None))
-    return msgspec.defstruct(
-        model.__name__, fields, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, rename={"as_": "as"}
-    )
+        fields[f.alias or name] = Required[wire] if f.is_required() else NotRequired[wire]
+    return TypedDict(model.__name__, fields)  # type: ignore[operator]
 
 
-_FREE_TEXT = {"reason": False, "as_": True}
-"""Fields of free text besides `match_id`/`ts` (True: a list of strings): where a `:` may sit
+_FREE_TEXT = ("reason", "as")
+"""Fields of free text besides `match_id`/`ts` (`as` a list of strings): where a `:` may sit
 inside a string. Every other string field is a Literal or hex, with no `:` in any value."""
-_FAST: dict[bytes, tuple[type[AnyEvent], Any, tuple[str, ...], tuple[tuple[str, bool], ...]]] = {}
-"""`type` → (model, the decoder of its Struct, its field names in order, its free-text fields
-beyond the envelope); every type but `match_started`."""
+_FAST: dict[bytes, tuple[type[AnyEvent], Any, dict[str, None], tuple[str, ...]]] = {}
+"""`type` → (model, the decoder of its TypedDict, every field None in the model's order, its
+free-text fields beyond the envelope); every type but `match_started`."""
 for _typ, _model in EVENT_TYPES.items():
     if _typ != "match_started":
-        _free = tuple((n, _FREE_TEXT[n]) for n in _model.model_fields if n in _FREE_TEXT)
-        _FAST[_typ.encode()] = (_model, msgspec.json.Decoder(_struct(_model)).decode, tuple(_model.model_fields), _free)
+        _wire_names = tuple(f.alias or n for n, f in _model.model_fields.items())
+        _FAST[_typ.encode()] = (
+            _model,
+            msgspec.json.Decoder(_typed_dict(_model)).decode,
+            dict.fromkeys(_model.model_fields),
+            tuple(n for n in _FREE_TEXT if n in _wire_names),
+        )
 _TYPE_RE = re.compile(rb'"type"\s*:\s*"([a-z_]{1,20})"')
+_SET_FIELDS = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
+_SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
+"""The slots of a pydantic model, set through their descriptors (cheaper than object.__setattr__)."""
 
 
 def _hex_ok(h: str) -> bool:
@@ -117,35 +128,38 @@ def _id_ok(match_id: str) -> bool:
 
 def parse_clean(raw: bytes) -> AnyEvent | None:
     """The event of a plainly good line, or None when the reference path must decide it."""
-    if b"\\u" in raw or b"null" in raw:
+    if b"\\" in raw:
         return None
     m = _TYPE_RE.search(raw)
     fast = _FAST.get(m.group(1)) if m is not None else None
     if fast is None:
         return None
-    model, decode, names, free = fast
+    model, decode, unset, free = fast
     try:
-        w = decode(raw)
-    except (msgspec.ValidationError, msgspec.DecodeError):
+        given = decode(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return None
-    h = w.hash
-    if (h is not None and not _hex_ok(h)) or not _id_ok(w.match_id):
+    match_id = given["match_id"]
+    h = given.get("hash")
+    if (h is not None and not _hex_ok(h)) or not _id_ok(match_id):
         return None
-    d = asdict(w)
-    given = set(compress(names, map(is_not, d.values(), repeat(None))))
-    # a duplicate key: the line has one `:` per key plus those inside strings, and the decoded
-    # event keeps one key per name (the last value): count both
-    ts = w.ts
-    colons = len(given) + w.match_id.count(":") + (ts.count(":") if ts is not None else 0)
-    for name, many in free:
-        v = d[name]
+    # a duplicate or unknown key: the line has one `:` per key plus those inside strings, and
+    # the decoded dict keeps one key per known name (the last value): count both
+    ts = given.get("ts")
+    colons = len(given) + match_id.count(":") + (ts.count(":") if ts is not None else 0)
+    for name in free:
+        v = given.get(name)
         if v is not None:
-            colons += sum(x.count(":") for x in v) if many else v.count(":")
+            colons += v.count(":") if name == "reason" else sum(x.count(":") for x in v)
     if raw.count(b":") != colons:
         return None
+    if "as" in given:
+        given["as_"] = given.pop("as")
+    d = unset.copy()
+    d.update(given)
     ev = model.__new__(model)
     object.__setattr__(ev, "__dict__", d)
-    object.__setattr__(ev, "__pydantic_fields_set__", given)
-    object.__setattr__(ev, "__pydantic_extra__", None)
-    object.__setattr__(ev, "__pydantic_private__", None)
+    _SET_FIELDS(ev, set(given))
+    _SET_EXTRA(ev, None)
+    _SET_PRIVATE(ev, None)
     return ev

@@ -150,6 +150,12 @@ PLAY = b'{"match_id":"m1","seq":5,"type":"play","seat":1,"cards":["3s","3h"]}'
         b'{"match_id":"m1","seq":1,"type":"nope","seat":1}',
         b'{"match_id":"m1","seq":1,"seat":1}',
         b'{"match_id":"m1","seq":1,"type":"pass","seat":1,"extra":1}',
+        b'{"match_id":"m1","seq":1,"type":"pass","seat":1,"extra":"a:b"}',  # unknown, a colon inside
+        b'{"match_id":"m1","seq":1,"type":"pass","seat":1,"x":' + b"[" * 200_000 + b"]" * 200_000 + b"}",  # deep unknown
+        b'{"match_id":"m1","seq":1,"type":"pass","seat":1,"x":' + b'{"y":' * 100_000 + b"1" + b"}" * 100_001,
+        b'{"match_id":"m1","seq":5,"type":"pass","seat":1,"ts":"null"}',  # the word null in a string
+        b'{"match_id":"m1","seq":5,"type":"pass","seat":null}',
+        b'{"match_id":"m1","seq":5,"type":"pass","seat":1,"ts":"a\\"b"}',  # an escaped quote
         b'{"match_id":"m1","seq":1,"type":"pass"}',
         b'{"match_id":"m1","seq":1,"type":"match_started","game":"ddz","rules":{},"players":["a","b","c"],"dealer":0,"base":1}',
         b"[1,2]",
