@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from engine.errors import Illegal
@@ -19,6 +20,8 @@ from engine.mahjong.core import Meld
 from engine.mahjong.hongzhong import HONGZHONG, hand_wins
 from engine.tiles import counts_of, full_set, tile_id, tile_name
 from events.codec import parse_line
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
 
 
 def split(text: str) -> list[str]:
@@ -157,3 +160,21 @@ def test_seven_pairs_with_a_wild() -> None:
     counts = tuple(counts_of(map(tile_id, split("1m1m3m3m5m5m7p7p9p9p2s2s8s7z"))))
     assert hand_wins(rules, counts, 0) == "qi_dui"
     assert hand_wins(HONGZHONG.parse_rules({}), counts, 0) is None
+
+
+# --- Hongzhong zhi gang payment: fixed amounts, not bu_gang_units (HZ-S1)
+def test_zhi_gang_pays_the_fixed_amounts_of_hz_s1() -> None:
+    """HZ-S1 prices the zhi gang (接杠) on its own: `discarder_3` → the 放杠 seat alone pays 3,
+    `each_1` → each other seat pays 1; `bu_gang_units` is the bu gang's price only. HZ-E4 with
+    bu_gang_units 2 (b = 1): seat 0's bu gang 3p is paid 2 by each of 1, 2, 3; seat 3's zhi gang 9m
+    fed by seat 1 is paid 3 by seat 1 → Δ = [+6, −2 − 3, −2, −2 + 3] = [6, −5, −2, 1]; with each_1
+    seats 0, 1, 2 pay 1 each → Δ = [6 − 1, −2 − 1, −2 − 1, −2 + 3] = [5, −3, −3, 1]."""
+    from engine.replay import replay
+
+    lines = [json.loads(x) for x in (GOLDEN / "hongzhong_e4_kongs_chou_zhuang.jsonl").read_text().splitlines()]
+    lines = [x for x in lines if x["type"] != "settled"]
+    for pay, deltas in (("discarder_3", [6, -5, -2, 1]), ("each_1", [5, -3, -3, 1])):
+        evs = [{**lines[0], "rules": {**lines[0]["rules"], "bu_gang_units": 2, "zhi_gang_payment": pay}}, *lines[1:]]
+        r = replay([parse_line(json.dumps(e)) for e in evs])
+        assert r.error is None and r.status == "finished", r.error
+        assert r.deltas == deltas, (pay, r.deltas)
