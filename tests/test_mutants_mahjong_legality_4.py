@@ -178,3 +178,35 @@ def test_zhi_gang_pays_the_fixed_amounts_of_hz_s1() -> None:
         r = replay([parse_line(json.dumps(e)) for e in evs])
         assert r.error is None and r.status == "finished", r.error
         assert r.deltas == deltas, (pay, r.deltas)
+
+
+def test_no_kong_at_the_reserve() -> None:
+    """HZ-R7 / HZ-R8 / HZ-R9: every kong needs R > N. In a log this clause never decides: a draw
+    that leaves R = N ends the hand or forces the hu (HZ-R12, HZ-R10), and those refusals come
+    first. So `check` is called on the state of HZ-E4 after seat 2's last draw (seq 114, R = 4 =
+    N) with the 臭庄 flag cleared: an an gang or a bu gang by seat 2 is refused under its own rule
+    id, and a zhi gang of a discard there (phase claim) under HZ-R7, `no kong with 4 tiles left
+    (reserve 4)`; one tile more (R = 5 > N) passes the clause."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from engine.mahjong.claimflow import replace
+
+    lines = [json.loads(x) for x in (GOLDEN / "hongzhong_e4_kongs_chou_zhuang.jsonl").read_text().splitlines()]
+    started, dealt = parse_line(json.dumps(lines[0])), parse_line(json.dumps(lines[1]))
+    s = HONGZHONG.start(started, dealt, HONGZHONG.parse_rules(started.rules))
+    for e in lines[2:-1]:
+        s = HONGZHONG.apply(s, parse_line(json.dumps(e)))
+    assert (s.wall.remaining, s.done, s.phase, s.turn) == (4, True, "act", 2)
+    act = replace(s, done=False)
+    claim = replace(s, done=False, phase="claim", tile=tile_id("4s"))
+    for st, seat, kind, rule in ((act, 2, "an", "HZ-R8"), (act, 2, "bu", "HZ-R9"), (claim, 3, "zhi", "HZ-R7")):
+        try:
+            HONGZHONG.check(st, SimpleNamespace(seq=115, type="gang", seat=seat, tile="4s", kind=kind))
+        except Illegal as e:
+            assert (e.code, e.message) == ("illegal_move", f"{rule} no kong with 4 tiles left (reserve 4)"), e.message
+        else:
+            raise AssertionError(f"{kind} gang at R = N accepted")
+    more = replace(claim, wall=dataclasses.replace(s.wall, head=s.wall.head - 1))
+    assert more.wall.remaining == 5
+    HONGZHONG.check(more, SimpleNamespace(seq=115, type="gang", seat=3, tile="4s", kind="zhi"))
