@@ -11,8 +11,6 @@ Choices where the rule file is silent:
   rob with `qiang_gang_hu` off and a peng/zhi gang of 红中 in wild mode are `illegal_claim`; an
   an/bu gang of 红中, a late bu gang (HZ-R9), a gang with R <= N, a forbidden 红中 discard and any
   event logged instead of a compulsory hu (HZ-R1, HZ-R10, HZ-R12) are `illegal_move`.
-- `zhi_gang_payment`: the 放杠 seat pays 3 × `bu_gang_units` (`discarder_3`), or each other seat
-  pays `bu_gang_units` (`each_1`).
 - The win kind is `si_hong_zhong` for HZ-R1 (and for an any_time four-红中 hand that has no
   other winning shape), `qi_dui` for a hand that only wins as seven pairs, else `zi_mo` /
   `qiang_gang_hu`.
@@ -214,9 +212,9 @@ class Hongzhong(ClaimGame):
             elif k.kind == "an":
                 lines = [(o, r.an_gang_units) for o in range(4) if o != k.seat]
             elif r.zhi_gang_payment == "discarder_3" and k.frm is not None:
-                lines = [(k.frm, 3 * r.bu_gang_units)]
+                lines = [(k.frm, 3)]  # HZ-S1: the 放杠 seat alone pays 3 (not tied to bu_gang_units)
             else:
-                lines = [(o, r.bu_gang_units) for o in range(4) if o != k.seat]
+                lines = [(o, 1) for o in range(4) if o != k.seat]  # HZ-S1 each_1
             for payer, units in lines:
                 items.append(item(reason, k.seat, payer, units * b, tile=tile_name(k.tile), seq=k.seq))
                 if not s.wins and r.huang_zhuang_huang_gang:
