@@ -46,7 +46,7 @@ def test_a_bet_above_the_stack_names_the_bet_and_the_stack() -> None:
     `bet {0, 1}` its blind raise of 10 (B[4] × 1) is in the table but above its stack."""
     ev = log(["bet 0 1", "bet 1 10"], rules=GOLD, hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])
     msg = refused(ev, 3, "illegal_bet", "ZJH-R8")
-    assert "seat 1 cannot afford a bet of 10: stack 7" in msg, msg
+    assert msg == "ZJH-R8 seat 1 cannot afford a bet of 10: stack 7", msg
 
 
 # ---------------------------------------------------------------- open (ZJH-R10)
@@ -59,7 +59,7 @@ def test_an_open_above_the_stack_names_open_and_its_cost() -> None:
     ev = log(["bet 0 1", "bet 1 1", "open 0"], rules={**GOLD, "compare_cost_factor": 2},
              hands=[PAIR_K, HIGH_A], dealer=1, stacks=[3, 50])  # fmt: skip
     msg = refused(ev, 4, "illegal_bet", "ZJH-R10")
-    assert "seat 0 cannot afford open of 2: stack 1" in msg, msg
+    assert msg == "ZJH-R10 seat 0 cannot afford open of 2: stack 1", msg
 
 
 def test_an_open_the_initiator_wins_puts_the_other_out() -> None:
@@ -156,7 +156,7 @@ def test_allin_in_round_one_names_the_rule_and_round() -> None:
     """ZJH-R15 (a) needs r ≥ `compare_min_round` (2): n = 2, dealer 1, seat 0 in round 1."""
     msg = refused(log(["allin 0"], rules=GOLD, hands=[PAIR_K, HIGH_A], dealer=1, stacks=[5, 5]), 2,
                   "wrong_phase", "ZJH-R15")  # fmt: skip
-    assert "seat 0 cannot go all-in in round 1: allowed from round 2" in msg, msg
+    assert msg == "ZJH-R15 seat 0 cannot go all-in in round 1: allowed from round 2", msg
 
 
 def _two_seat_allin(stacks: list[int], base: int) -> list[Any]:
