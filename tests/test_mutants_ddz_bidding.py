@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.climbing.ddz import DDZ
+from engine.climbing.ddz_laizi import DDZ_LAIZI
 from engine.replay import replay_final
 from events.codec import parse_event
 from tests.test_ddz_errors import E1, E4, ins, put, run
@@ -115,3 +116,90 @@ def test_e2_robs_are_all_recorded_and_r_is_two_to_the_k() -> None:
     v = _view(_rob_log(2, [bid(2, 1), rob(0, True), rob(1, False), rob(2, True)]))
     assert v["robs"] == [[0, True], [1, False], [2, True]]
     assert v["landlord"] == 2 and v["multiplier"] == 4 and (v["phase"], v["turn"]) == ("play", 2)
+
+
+# ---------------------------------------------------------------- ddz_laizi point bidding (DDZ-R9/R10)
+
+
+def _laizi_view(evs: list[dict[str, Any]]) -> dict[str, Any]:
+    return DDZ_LAIZI.view(_final(evs)[1])
+
+
+def _e4_bids(*bids: tuple[int, int]) -> list[dict[str, Any]]:
+    """The E4 deal (`ddz_laizi`, first 2) with these bids from seq 2."""
+    return [*E4[:2], *(bid(s, v) for s, v in bids)]
+
+
+def test_a_laizi_bid_out_of_turn_names_the_rule_both_seats_and_the_verb() -> None:
+    """DDZ-R9: bidding starts at `first` = 2 (E4); seat 0 bidding at seq 2 is refused."""
+    msg = _refused(put(E4, 2, type="bid", seat=0, value=1), 2, "not_your_turn")
+    assert msg == "DDZ-R9 seat 0 cannot bid: it is seat 2's turn", msg
+
+
+def test_a_laizi_bid_after_bidding_names_the_phase() -> None:
+    """DDZ-R1: E4's bid {0, 3} ends the bidding (DDZ-R10), the laizi event is due: a bid is refused."""
+    msg = _refused(ins(E4, 4, type="bid", seat=1, value=0), 4, "wrong_phase")
+    assert msg == "DDZ-R1 bid during the laizi phase: bidding is over", msg
+
+
+def test_three_rising_bids_give_the_last_and_highest_bidder_r_2() -> None:
+    """DDZ-R9/R10: 2 bids 1, 0 bids 2 (> 1), 1 bids 0: all three have bid; the highest bid is seat
+    0's 2: landlord 0, R = 2; the laizi event comes next (DDZ-R13), nobody is to act."""
+    v = _laizi_view(_e4_bids((2, 1), (0, 2), (1, 0)))
+    assert v["bids"] == [2, 0, 1] and v["landlord"] == 0 and v["multiplier"] == 2
+    assert (v["phase"], v["turn"]) == ("laizi", None)
+
+
+def test_the_highest_bid_wins_even_if_first_and_not_3() -> None:
+    """DDZ-R10: 2 bids 2, then 0 and 1 bid 0: landlord = the seat with the highest bid = 2, R = 2."""
+    v = _laizi_view(_e4_bids((2, 2), (0, 0), (1, 0)))
+    assert v["bids"] == [0, 0, 2] and v["landlord"] == 2 and v["multiplier"] == 2
+
+
+def test_a_bid_of_3_ends_the_bidding_with_r_3() -> None:
+    """DDZ-R10, E4: 2 bids 1, 0 bids 3: bidding ends at once (seat 1 never bids), landlord 0, R = 3."""
+    v = _laizi_view(_e4_bids((2, 1), (0, 3)))
+    assert v["bids"] == [3, None, 1] and v["landlord"] == 0 and v["multiplier"] == 3
+
+
+def test_three_zero_bids_make_first_landlord_with_r_1() -> None:
+    """DDZ-R10: all three bid 0 → `first` (2) is landlord with R = 1."""
+    v = _laizi_view(_e4_bids((2, 0), (0, 0), (1, 0)))
+    assert v["bids"] == [0, 0, 0] and v["landlord"] == 2 and v["multiplier"] == 1
+    assert len(v["hands"][2]) == 20  # DDZ-R12: the bottom joined seat 2's hand
+
+
+# ---------------------------------------------------------------- the laizi event (DDZ-R13)
+
+
+def test_a_second_laizi_event_is_named_as_such() -> None:
+    msg = _refused(ins(E4, 5, type="laizi", rank="8"), 5, "wrong_phase")
+    assert msg == "DDZ-R13 a second laizi event: it comes once, after the landlord is fixed", msg
+
+
+def test_a_laizi_event_during_bidding_names_the_phase() -> None:
+    msg = _refused(ins(E4, 2, type="laizi", rank="8"), 2, "wrong_phase")
+    assert msg == "DDZ-R13 laizi during the bid phase: it comes once, after the landlord is fixed", msg
+
+
+def test_the_laizi_may_be_a_2() -> None:
+    """DDZ-R13: rank ∈ {3, …, A, 2}: 2 is allowed (only the jokers are not); the landlord (0) leads."""
+    v = _laizi_view([*E4[:4], {"type": "laizi", "rank": "2"}])
+    assert v["laizi"] == "2" and (v["phase"], v["turn"]) == ("play", 0)
+
+
+# ---------------------------------------------------------------- plays without `as` (DDZ-R27)
+
+
+def test_a_laizi_play_without_as_that_cannot_beat_says_does_not_beat() -> None:
+    """DDZ-R27 + DDZ-R24, E4 (laizi 7): after seat 0's pair straight 44 55 66 (seq 5) seat 1 plays the
+    lone laizi 7d with no `as`: its only reading is the solo 7, a move that does not beat the top."""
+    msg = _refused(put(E4, 6, type="play", seat=1, cards=["7d"]), 6, "does_not_beat")
+    assert msg == "DDZ-R27 no reading of 7d (no `as` logged) beats the top move", msg
+
+
+def test_a_laizi_lead_without_as_and_no_reading_is_illegal_move() -> None:
+    """DDZ-R27, E4 (laizi 7): seat 0 leads 4s 5s 7c with no `as`: 4 5 x is no move of section 4 for
+    any rank x (45 + a pair is not a move, three cards are a trio only if all equal)."""
+    msg = _refused(put(E4, 5, type="play", seat=0, cards=["4s", "5s", "7c"]), 5, "illegal_move")
+    assert msg == "DDZ-R27 no reading of 4s 5s 7c (no `as` logged) is a move of section 4", msg
