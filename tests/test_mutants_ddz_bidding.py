@@ -203,3 +203,28 @@ def test_a_laizi_lead_without_as_and_no_reading_is_illegal_move() -> None:
     any rank x (45 + a pair is not a move, three cards are a trio only if all equal)."""
     msg = _refused(put(E4, 5, type="play", seat=0, cards=["4s", "5s", "7c"]), 5, "illegal_move")
     assert msg == "DDZ-R27 no reading of 4s 5s 7c (no `as` logged) is a move of section 4", msg
+
+
+def test_a_two_card_laizi_play_without_as_is_named_card_by_card() -> None:
+    """DDZ-R27, E4 (laizi 7): after 44 55 66 (seq 5) seat 1 plays 7d 2d with no `as`: its only reading
+    is the pair of 2 (7d as 2), which does not beat a pair straight."""
+    msg = _refused(put(E4, 6, type="play", seat=1, cards=["7d", "2d"]), 6, "does_not_beat")
+    assert msg == "DDZ-R27 no reading of 7d 2d (no `as` logged) beats the top move", msg
+
+
+# ---------------------------------------------------------------- `as` declarations (DDZ-R23)
+
+
+def test_an_as_of_the_wrong_length_names_the_cards_and_both_counts() -> None:
+    """DDZ-R23, E4 seq 5: 4s 4h 5s 5h 6s 7c holds m = 1 laizi (7c) but `as` has 2 entries."""
+    cards = ["4s", "4h", "5s", "5h", "6s", "7c"]
+    msg = _refused(put(E4, 5, type="play", seat=0, cards=cards, **{"as": ["6", "6"]}), 5, "illegal_move")
+    assert msg == "DDZ-R23 4s 4h 5s 5h 6s 7c has 1 laizi but `as` has 2 entries", msg
+
+
+def test_a_laizi_may_stand_for_a_2() -> None:
+    """DDZ-R23: `as` ranks are 3 … A, 2 (never a joker). E4 seq 5: the landlord (seat 0, laizi 7)
+    leads Js Jh Jc 7c with `as ["2"]`: the trio_solo JJJ + 2, legal."""
+    evs = put(E4, 5, type="play", seat=0, cards=["Js", "Jh", "Jc", "7c"], **{"as": ["2"]})[:6]
+    v = _laizi_view(evs)
+    assert v["last_play"] == {"seat": 0, "cards": ["Js", "Jh", "Jc", "7c"], "as": ["2"], "type": "trio_solo"}
