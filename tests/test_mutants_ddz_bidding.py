@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import CARD_ID, RANK_INDEX
 from engine.climbing.ddz import DDZ
 from engine.climbing.ddz_laizi import DDZ_LAIZI
+from engine.climbing.laizi import auto_reading, move_of, readings, split_laizi
+from engine.climbing.moves import ddz_move_rules
 from engine.replay import replay_final
 from events.codec import parse_event
 from tests.test_ddz_errors import E1, E4, ins, put, run
@@ -228,3 +231,24 @@ def test_a_laizi_may_stand_for_a_2() -> None:
     evs = put(E4, 5, type="play", seat=0, cards=["Js", "Jh", "Jc", "7c"], **{"as": ["2"]})[:6]
     v = _laizi_view(evs)
     assert v["last_play"] == {"seat": 0, "cards": ["Js", "Jh", "Jc", "7c"], "as": ["2"], "type": "trio_solo"}
+
+
+# ---------------------------------------------------------------- laizi readings (engine/climbing/laizi.py)
+
+
+def test_a_pure_laizi_bomb_beats_a_higher_hard_bomb() -> None:
+    """§4.6 / DDZ-R27 (1): rocket > pure_laizi_bomb > hard_bomb > soft_bomb. Laizi 5: 5s 5h 5c 5d is
+    the pure laizi bomb (DDZ-R24); it beats the hard bomb 2222 although 5 < 2."""
+    top = move_of(["2s", "2h", "2c", "2d"], "5")
+    assert top is not None and top.type == "hard_bomb"
+    assert auto_reading(["5s", "5h", "5c", "5d"], "5", top) == ["5", "5", "5", "5"]
+
+
+def test_thirteen_cards_with_a_laizi_have_no_reading() -> None:
+    """Section 4: no move has 13 cards (straights stop at 12 cards, 3…A; pair straights, planes and
+    their kickers have other sizes). 3…A (one card each) plus a laizi 2: no reading, no `as`."""
+    cards = ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks", "As", "2h"]
+    plain, m = split_laizi([CARD_ID[c] for c in cards], RANK_INDEX["2"])
+    assert (sum(plain), m) == (12, 1)
+    assert readings(plain, m, RANK_INDEX["2"], ddz_move_rules()) == []
+    assert auto_reading(cards, "2") is None
