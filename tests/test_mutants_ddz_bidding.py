@@ -19,7 +19,7 @@ from engine.climbing.laizi import auto_reading, move_of, readings, split_laizi
 from engine.climbing.moves import ddz_move_rules
 from engine.replay import replay_final
 from events.codec import parse_event
-from tests.test_ddz_errors import E1, E4, ins, put, run
+from tests.test_ddz_errors import E1, E4, E5, ins, put, run
 
 
 def _final(evs: list[dict[str, Any]]) -> tuple[Any, Any]:
@@ -252,3 +252,38 @@ def test_thirteen_cards_with_a_laizi_have_no_reading() -> None:
     assert (sum(plain), m) == (12, 1)
     assert readings(plain, m, RANK_INDEX["2"], ddz_move_rules()) == []
     assert auto_reading(cards, "2") is None
+
+
+def test_the_point_bids_offered_are_0_and_those_above_the_highest() -> None:
+    """DDZ-R9 (a non-zero bid must exceed every earlier bid), E4 (first 2): at the start seat 2 may
+    bid 0, 1, 2, 3; after its 1, seat 0 may bid 0, 2, 3; after a 2, seat 0 may bid 0 or 3."""
+
+    def offered(evs: list[dict[str, Any]]) -> list[int]:
+        st = _final(evs)[1]
+        return [a["value"] for a in DDZ_LAIZI.legal_actions(st) if a["type"] == "bid"]
+
+    assert offered(_e4_bids()) == [0, 1, 2, 3]
+    assert offered(_e4_bids((2, 1))) == [0, 2, 3]
+    assert offered(_e4_bids((2, 2))) == [0, 3]
+
+
+def test_an_import_without_as_is_read_under_the_match_rules() -> None:
+    """DDZ-R27 with the match's options: K2 `kicker_rocket` = true lets BJ + RJ be the two kickers of a
+    four_two_solo. E5's deal, bids 1: 0, 2: 3 → seat 2 is landlord (DDZ-R10); laizi 7; seat 2 leads
+    9s 9h 9c 7c BJ RJ with no `as`: the only reading is 9999 + BJ + RJ, so `as` = ["9"] (under the
+    default options this set has no reading at all)."""
+    evs = [{**E5[0], "rules": {"kicker_rocket": True}}, E5[1], bid(1, 0), bid(2, 3), {"type": "laizi", "rank": "7"},
+           {"type": "play", "seat": 2, "cards": ["9s", "9h", "9c", "7c", "BJ", "RJ"]}]  # fmt: skip
+    lp = _laizi_view(evs)["last_play"]
+    assert (lp["as"], lp["type"]) == (["9"], "four_two_solo"), lp
+
+
+def test_an_import_without_as_that_cannot_beat_is_judged_under_the_match_rules() -> None:
+    """DDZ-R27 with K2 `kicker_rocket` = true: E5's bids (all 0: first = 1 is landlord, DDZ-R10),
+    laizi 7; seat 1 leads the hard bomb 5555; seat 2 answers 9s 9h 9c 7c BJ RJ with no `as`: a
+    four_two_solo under these options (so a move) that does not beat a bomb → does_not_beat."""
+    evs = [{**E5[0], "rules": {"kicker_rocket": True}}, *E5[1:5], {"type": "laizi", "rank": "7"},
+           {"type": "play", "seat": 1, "cards": ["5s", "5h", "5c", "5d"]},
+           {"type": "play", "seat": 2, "cards": ["9s", "9h", "9c", "7c", "BJ", "RJ"]}]  # fmt: skip
+    msg = _refused(evs, 7, "does_not_beat")
+    assert msg == "DDZ-R27 no reading of 9s 9h 9c 7c BJ RJ (no `as` logged) beats the top move", msg
