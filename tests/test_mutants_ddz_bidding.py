@@ -287,3 +287,22 @@ def test_an_import_without_as_that_cannot_beat_is_judged_under_the_match_rules()
            {"type": "play", "seat": 2, "cards": ["9s", "9h", "9c", "7c", "BJ", "RJ"]}]  # fmt: skip
     msg = _refused(evs, 7, "does_not_beat")
     assert msg == "DDZ-R27 no reading of 9s 9h 9c 7c BJ RJ (no `as` logged) beats the top move", msg
+
+
+def test_r27_type_order_comes_before_the_key() -> None:
+    """DDZ-R27 (2), laizi 9: 5d 6d 6s + three laizi reads as the plane 555 666 (as 5 5 6, key 6), the
+    pair straight 55 66 77 (as 5 7 7, key 7), 44 55 66, or 6666 + 5 + x; the plane comes first in
+    the type order although 556677 has the higher key."""
+    assert auto_reading(["5d", "6d", "6s", "9c", "9h", "9s"], "9") == ["5", "5", "6"]
+
+
+def test_r27_higher_key_within_a_type() -> None:
+    """DDZ-R27 (2), laizi 7: 7c 8s 9s Ts Js is the straight 7…J (7c as itself) or 8…Q (7c as Q):
+    both straights, the higher key Q wins."""
+    assert auto_reading(["7c", "8s", "9s", "Ts", "Js"], "7") == ["Q"]
+
+
+def test_r27_more_laizi_as_their_own_rank() -> None:
+    """DDZ-R27 (3), laizi 7: 4s 4h 4c 4d 5s 7c is 4444 + 5 + x for x = 3, 5, 6, 7, …: all
+    four_two_solo of key 4; the laizi standing for its own rank (7) is chosen, not the smallest (3)."""
+    assert auto_reading(["4s", "4h", "4c", "4d", "5s", "7c"], "7") == ["7"]
