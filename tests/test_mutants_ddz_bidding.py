@@ -306,3 +306,26 @@ def test_r27_more_laizi_as_their_own_rank() -> None:
     """DDZ-R27 (3), laizi 7: 4s 4h 4c 4d 5s 7c is 4444 + 5 + x for x = 3, 5, 6, 7, …: all
     four_two_solo of key 4; the laizi standing for its own rank (7) is chosen, not the smallest (3)."""
     assert auto_reading(["4s", "4h", "4c", "4d", "5s", "7c"], "7") == ["7"]
+
+
+def test_move_of_reads_exactly_the_logged_as() -> None:
+    """DDZ-R26's example (laizi 7): 3s 3h 3c 7h with `as ["3"]` is the soft bomb of 3 (§4.6: plain
+    cards and a laizi), with `as ["7"]` the trio_solo 3 + 7. DDZ-R23: `as` of the wrong length, a
+    non-rank entry, or a missing `as` for a play with laizi read as nothing."""
+    cards = ["3s", "3h", "3c", "7h"]
+    bomb, trio = move_of(cards, "7", ["3"]), move_of(cards, "7", ["7"])
+    assert bomb is not None and (bomb.type, bomb.key, bomb.level) == ("soft_bomb", RANK_INDEX["3"], 1)
+    assert trio is not None and (trio.type, trio.key, trio.level) == ("trio_solo", RANK_INDEX["3"], 0)
+    assert trio.counts[RANK_INDEX["7"]] == 1 and trio.counts[RANK_INDEX["3"]] == 3
+    assert move_of(cards, "7", ["3", "3"]) is None and move_of(cards, "7", ["X"]) is None
+    assert move_of(cards, "7") is None and move_of(cards, "7", []) is None
+    hard = move_of(["3s", "3h", "3c", "3d"], "7")  # no laizi: `as` absent is the hard bomb
+    assert hard is not None and (hard.type, hard.level) == ("hard_bomb", 2)
+
+
+def test_split_laizi_counts_the_plain_ranks_and_the_laizi() -> None:
+    """DDZ-R25: laizi 7: 3s 3h 7c 7d BJ → plain counts 3: 2, BJ: 1 (jokers stay jokers), m = 2."""
+    plain, m = split_laizi([CARD_ID[c] for c in ["3s", "3h", "7c", "7d", "BJ"]], RANK_INDEX["7"])
+    want = [0] * 15
+    want[RANK_INDEX["3"]], want[RANK_INDEX["BJ"]] = 2, 1
+    assert (plain, m) == (tuple(want), 2)
