@@ -17,8 +17,10 @@ from engine.climbing.ddz import DDZ
 from engine.climbing.ddz_laizi import DDZ_LAIZI
 from engine.climbing.laizi import auto_reading, move_of, readings, split_laizi
 from engine.climbing.moves import ddz_move_rules
+from engine.errors import Illegal
 from engine.replay import replay_final
 from events.codec import parse_event
+from events.models import Play
 from tests.test_ddz_errors import E1, E4, E5, ins, put, run
 
 
@@ -329,3 +331,21 @@ def test_split_laizi_counts_the_plain_ranks_and_the_laizi() -> None:
     want = [0] * 15
     want[RANK_INDEX["3"]], want[RANK_INDEX["BJ"]] = 2, 1
     assert (plain, m) == (tuple(want), 2)
+
+
+def test_a_state_without_cached_move_rules_falls_back_to_the_match_rules() -> None:
+    """DDZ-R27 on a hand-built play state (no `mr` cached, as tests/test_ddz_laizi_readings.py builds
+    them): laizi 7, seat 0 leads 4s 5s 7c with no `as`: no reading (see above) → illegal_move."""
+    from tests.test_ddz_laizi_readings import _state
+
+    st = _state(["4s", "5s", "7c"], RANK_INDEX["7"], None)
+    assert st.mr is None
+    try:
+        DDZ_LAIZI.apply(st, Play(match_id="m", seq=9, seat=0, cards=["4s", "5s", "7c"]))
+    except Illegal as e:
+        assert (e.code, e.message) == (
+            "illegal_move",
+            "DDZ-R27 no reading of 4s 5s 7c (no `as` logged) is a move of section 4",
+        )
+    else:
+        raise AssertionError("4s 5s 7c was accepted")
