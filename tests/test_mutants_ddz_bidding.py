@@ -349,3 +349,17 @@ def test_a_state_without_cached_move_rules_falls_back_to_the_match_rules() -> No
         )
     else:
         raise AssertionError("4s 5s 7c was accepted")
+
+
+def test_a_play_state_without_a_laizi_refuses_the_play() -> None:
+    """DDZ-R13 (a `play` before the laizi event is rejected; DDZ-R1: wrong_phase). A log cannot reach
+    the play phase without it; a hand-built state (laizi None) can, and is refused the same way."""
+    from tests.test_ddz_laizi_readings import _state
+
+    st = _state(["4s"], None, None)  # type: ignore[arg-type]
+    try:
+        DDZ_LAIZI.apply(st, Play(match_id="m", seq=9, seat=0, cards=["4s"]))
+    except Illegal as e:
+        assert (e.code, e.message) == ("wrong_phase", "DDZ-R13 play before the laizi event")
+    else:
+        raise AssertionError("a play without a laizi was accepted")
