@@ -363,3 +363,11 @@ def test_a_play_state_without_a_laizi_refuses_the_play() -> None:
         assert (e.code, e.message) == ("wrong_phase", "DDZ-R13 play before the laizi event")
     else:
         raise AssertionError("a play without a laizi was accepted")
+
+
+def test_move_of_applies_the_pure_rule() -> None:
+    """DDZ-R24's example (laizi 5, E5 seq 6 variant): 5s 5h, all laizi, read as 5 5 is the pair of 5;
+    read as A A it is nothing."""
+    pair = move_of(["5s", "5h"], "5", ["5", "5"])
+    assert pair is not None and (pair.type, pair.key) == ("pair", RANK_INDEX["5"])
+    assert move_of(["5s", "5h"], "5", ["A", "A"]) is None
