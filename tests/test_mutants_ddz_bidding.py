@@ -20,7 +20,7 @@ from engine.climbing.moves import ddz_move_rules
 from engine.errors import Illegal
 from engine.replay import replay_final
 from events.codec import parse_event
-from events.models import Play
+from events.models import Play, Rob
 from tests.test_ddz_errors import E1, E4, E5, ins, put, run
 
 
@@ -371,3 +371,17 @@ def test_move_of_applies_the_pure_rule() -> None:
     pair = move_of(["5s", "5h"], "5", ["5", "5"])
     assert pair is not None and (pair.type, pair.key) == ("pair", RANK_INDEX["5"])
     assert move_of(["5s", "5h"], "5", ["A", "A"]) is None
+
+
+def test_a_rob_round_state_without_a_caller_refuses_the_rob() -> None:
+    """DDZ-R7: the rob round exists only after a call (seat c bid 1). A log cannot reach it without a
+    caller; a hand-built state can (the E1 deal, rob on, seat 0 called; the caller removed), and a
+    rob there is refused as wrong_phase, not crashed on."""
+    st = _final(_rob_log(0, [bid(0, 1)]))[1]
+    assert (st.phase, st.caller, st.turn) == ("rob", 0, 1)
+    try:
+        DDZ.apply(st._replace(caller=None), Rob(match_id="m", seq=3, seat=1, value=True))
+    except Illegal as e:
+        assert (e.code, e.message) == ("wrong_phase", "DDZ-R7 rob without a caller")
+    else:
+        raise AssertionError("a rob without a caller was accepted")
