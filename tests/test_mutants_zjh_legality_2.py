@@ -177,3 +177,24 @@ def test_a_smaller_stack_equal_to_the_threshold_is_refused() -> None:
     seat 0 holds 10 = 10 × 1: refused, naming the stack and the limit."""
     msg = refused(_two_seat_allin([12, 100], 1), 4, "illegal_bet", "ZJH-R15")
     assert "the smaller stack 10 is not below 10" in msg, msg
+
+
+def test_an_allin_call_above_the_stack_is_refused_on_a_hand_built_state() -> None:
+    """ZJH-R15 (b) with ZJH-R1 (a seat that cannot afford an action in gold: illegal_bet). A log cannot
+    get there (A = the smaller stack); a hand-built state can: E6 after `allin {0}` (A = 6) with
+    seat 1's stack cut to 3."""
+    from dataclasses import replace
+
+    from engine.errors import Illegal
+    from engine.zhajinhua.game import ZHAJINHUA
+
+    ev = log(E6_ACTIONS, rules=GOLD, hands=E6_HANDS, dealer=2, stacks=[30, 8, 50])
+    _, st = _final(ev[:-1])
+    assert st.allin == (0, 6) and st.stacks[1] == 6
+    short = replace(st, stacks=(st.stacks[0], 3, st.stacks[2]))
+    try:
+        ZHAJINHUA.apply(short, ev[-1])
+    except Illegal as e:
+        assert (e.code, e.message) == ("illegal_bet", "ZJH-R15 seat 1 cannot afford the all-in call of 6: stack 3")
+    else:
+        raise AssertionError("an all-in call above the stack was accepted")
