@@ -185,3 +185,47 @@ def test_last_discard_without_last_four_auto_hu() -> None:
     lg.refuse("wrong_draw", ("SC-R22", "the wall is empty: no tile left to draw"), "draw", seat=1, tile="1s")
     lg.hu(1, "5p")
     assert lg.st.ended and lg.st.wins[0] == (k("5p"),) and lg.st.wins[1] == (k("5p"),)
+
+
+# ---------------------------------------------------------------- SC-R15 self-draw, R = 4 / R = 3
+# Table F (`sichuan_xuezhan`, dealer 0, every void s, no s tile in any hand), the wall's last five
+# tiles drawn 3p, 1m, 2s, 2s, 2s (draws 51..55):
+# - seat 0: 23m 444m 666m 888p 99p 7m (14) → discards 7m, then waits 1m (123m) and 4m (234m 444m)
+# - seat 1: 1m 55m 77m 9m 22p 44p 66p 8m; seat 2: 55m 88m 9m 11p 4p 6p 7p 9p 2p 7m (not ready)
+# - seat 3: 12p 333p 555p 777p 99m → waits 3p (123p 333p)
+# Every seat discards the tile it draws (draw n by seat n mod 4): seat 3 draws 3p at R = 4 (draw 51),
+# seat 0 draws 1m at R = 3 (draw 52).
+F_HANDS = ["2m3m4m4m4m6m6m6m8p8p8p9p9p7m", "1m5m5m7m7m9m2p2p4p4p6p6p8m", "5m5m8m8m9m1p1p4p6p7p9p2p7m", "1p2p3p3p3p5p5p5p7p7p7p9m9m"]
+
+
+def table_f(**rules: Any) -> Log:
+    """Table F played until seat 3 holds its 3p at R = 4."""
+    lg = Log(F_HANDS, "ssss", tail="2s2s2s1m3p", rules=rules)  # the tail is drawn last, first listed last
+    mp = "1m1m2m2m2m3m3m3m4m6m8m1p4p5p6p8p9p"  # the 17 m/p tiles no hand holds and not at the end, sorted
+    wall = [mp[i : i + 2] for i in range(0, len(mp), 2)] + [f"{n}s" for n in range(1, 10) for _ in range(4 - (n == 2) * 3)]
+    assert len(wall) == 50
+    lg.x(0, "7m")
+    for n, tile in enumerate(wall, start=1):
+        lg.d(n % 4, tile).x(n % 4, tile)
+    return lg.d(3, "3p")
+
+
+def test_self_draw_is_free_at_r_four_and_compulsory_at_r_three() -> None:
+    """SC-R15 "While R ≤ 3": at R = 4 seat 3 may discard the 3p it could win with; at R = 3 seat 0 drew
+    1m (a win: 123m 444m 666m 888p 99p) and must hu: a discard or a gang is refused, the hu is made:
+    ping_hu 1 + zi_mo 1 = 2 fan, M = 2, seats 1, 2, 3 pay 2 each (SC-S2)."""
+    lg = table_f()
+    assert lg.st.wall.remaining == 4
+    lg.x(3, "3p").d(0, "1m")
+    assert lg.st.wall.remaining == 3
+    lg.refuse("illegal_move", ("SC-R15", "seat 0 must hu on 1m (last four tiles), not discard"), "discard", seat=0, tile="1m")
+    lg.refuse("illegal_move", ("SC-R15", "seat 0 must hu on 1m (last four tiles), not gang"), "gang", seat=0, tile="6m", kind="an")
+    lg.hu(0, "1m")
+    assert lg.st.wins[0] == (k("1m"),)
+    assert sorted((f["kind"], f["from"], f["seat"], f["points"]) for f in lg.st.flows) == [("hu_zimo", p, 0, 2) for p in (1, 2, 3)]
+
+
+def test_self_draw_at_r_three_is_free_without_last_four_auto_hu() -> None:
+    """SC-R15 is option `last_four_auto_hu`: off, seat 0 may discard its winning 1m at R = 3."""
+    lg = table_f(last_four_auto_hu=False).x(3, "3p").d(0, "1m").x(0, "1m")
+    assert lg.st.stage == "window" and not lg.st.wins[0]
