@@ -68,3 +68,103 @@ def test_the_last_discard_nobody_can_win_ends_the_hand() -> None:
     assert lg.st.ended and lg.st.phase == "end"
     assert XUEZHAN.is_finished(lg.st)
     lg.refuse("after_end", ("SC-R21/R22", "hu after the hand ended"), "hu", seat=0, tile="9p")
+
+
+def test_peng_while_a_draw_is_due_is_no_claim() -> None:
+    """SC-R7: after seat 0's an gang its replacement draw is due; nothing is offered, a peng is
+    illegal_claim (SC-R16: and not a draw out of turn)."""
+    lg = Log(B_HANDS, "sssm", head="1p").gang(0, "1m", "an")
+    lg.refuse("illegal_claim", ("SC-R7", "peng 1p by seat 1", "nothing is offered, seat 0 draws next"), "peng", seat=1, tile="1p")
+
+
+def test_di_hu_is_the_first_draw_only() -> None:
+    """SC-H4 di_hu is "on its first draw": table B, seat 1 draws 8s (void, discarded), every seat
+    draws and discards an 8s, then seat 1 draws 3m and wins (123p 456m 789m 333m 99p) on its SECOND
+    draw: ping_hu 1 + zi_mo 1 = 2 → M = 2 from seats 0, 2, 3 (no flat 6)."""
+    lg = Log(B_HANDS, "sssm", head="8s8s8s8s3m").x(0, "7p")
+    for s in (1, 2, 3, 0):
+        lg.d(s, "8s").x(s, "8s")
+    lg.d(1, "3m").hu(1, "3m")
+    assert wins(lg) == [("hu_zimo", p, 1, 2) for p in (0, 2, 3)]
+
+
+def test_tail_replacement_then_head_draws() -> None:
+    """SC-C4 `replacement_from = tail`: only a kong's replacement comes from the tail; the next normal
+    draw takes the head again (table B: seat 0's replacement 9s from the tail, seat 1 draws head 1p)."""
+    lg = Log(B_HANDS, "sssm", head="1p", tail="9s", rules={"replacement_from": "tail"}).gang(0, "1m", "an").d(0, "9s")
+    lg.x(0, "9s").d(1, "1p")
+    assert lg.st.hands[1][k("1p")] == 2
+
+
+def test_draws_after_a_hu_or_a_pass_come_from_the_head() -> None:
+    """SC-C4 with `replacement_from = tail` (table A, head 3s, tail 9s): after seat 1's hu on 5p seat 2
+    draws the head 3s; after an unclaimed 2p seat 1 draws the head 3s too."""
+    rules = {"replacement_from": "tail"}
+    Log(A_HANDS, A_VOIDS, head="3s", tail="9s", rules=rules).x(0, "5p").hu(1, "5p").d(2, "3s")
+    Log(A_HANDS, A_VOIDS, head="3s", tail="9s", rules=rules).x(0, "2p").d(1, "3s")
+
+
+def test_bu_gang_replacement_is_a_kong_draw() -> None:
+    """SC-R12 confirmed by the replacement draw, SC-H4 gang_shang_hua: table B, seat 1's bu gang of 9p,
+    nobody robs, its replacement draw 3m wins: 123p 456m 789m + gang 9p, pair 33m: ping_hu 1 + gang 1
+    + zi_mo 1 + gang_shang_hua 1 = 4 → M = 8 from seats 0, 2, 3 (SC-S2), after the bu gang's 1 each."""
+    lg = to_bu_gang(Log(B_HANDS, "sssm", head="1p8s8s2s9p3m")).d(1, "3m").hu(1, "3m")
+    assert wins(lg) == [("hu_zimo", p, 1, 8) for p in (0, 2, 3)]
+    assert sorted((f["from"], f["points"]) for f in lg.st.flows if f["kind"] == "gang_bu") == [(0, 1), (2, 1), (3, 1)]
+
+
+def test_gang_in_the_rob_window_is_refused() -> None:
+    """SC-R12: after a bu gang only robs or the kong seat's replacement draw; a zhi gang claim is not."""
+    lg = to_bu_gang(Log(B_HANDS, "sssm", head="1p8s8s2s9p4s"))
+    lg.refuse("illegal_claim", ("SC-R12", "gang 9p", "only a hu (rob) or seat 1's replacement draw"), "gang", seat=2, tile="9p", kind="zhi")
+
+
+def test_a_pass_beside_another_seats_hu_locks() -> None:
+    """SC-R17 "the log moves on without j's hu on it (… other seats' hu)": seat 2 wins 5p, seat 1 (who
+    could win it, 1 fan) does not: after seat 3's draw seat 1 is locked at 1."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s").x(0, "5p").hu(2, "5p").d(3, "3s")
+    assert lg.st.locks == (-1, 1, -1, -1)
+
+
+def test_single_hu_rule_locks_only_the_first_passer() -> None:
+    """SC-R17 with `yi_pao_duo_xiang` off: only the nearest seat (1) could take the hu (SC-R7), so seat 3's
+    peng of 5p locks seat 1 alone (with the option on, seats 1 and 2: the legality test file)."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s", rules={"yi_pao_duo_xiang": False}).x(0, "5p").peng(3, "5p")
+    assert lg.st.locks == (-1, 1, -1, -1)
+
+
+def test_rob_gang_off_still_locks_a_passed_discard() -> None:
+    """SC-R17 on a discard does not depend on `rob_gang`: seat 2 passes 5p (1 fan) and is locked."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s", rules={"rob_gang": False}).x(0, "5p").d(1, "3s")
+    assert lg.st.locks == (-1, -1, 1, -1)
+
+
+def test_next_drawer_skips_two_winners() -> None:
+    """SC-R20: seats 1 and 2 won 5p (血战: inactive); after seat 3's and seat 0's discards the next
+    active seat after seat 0 is seat 3 (three steps on)."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s4s5s").x(0, "5p").hu(1, "5p").hu(2, "5p")
+    lg.d(3, "3s").x(3, "3s").d(0, "4s").x(0, "4s")
+    lg.refuse("not_your_turn", ("SC-R16", "seat 3 draws next, not seat 0"), "draw", seat=0, tile="5s")
+    lg.d(3, "5s")
+
+
+def test_claim_answers_belong_to_their_state() -> None:
+    """SC-R8 as the bot asks it, state by state: on seat 0's 5p seat 1 can win (1 fan), on seat 0's 6p
+    (table A, nobody holds a 6p wait) nobody can; asked one after the other."""
+    game = XUEZHAN
+    st5 = Log(A_HANDS, A_VOIDS, head="3s").x(0, "5p").st
+    st6 = Log(A_HANDS, A_VOIDS, head="3s").x(0, "6p").st
+    assert game._can_claim_win(st5, 1) is not None
+    assert game._can_claim_win(st6, 1) is None
+    assert game._first_claimer(st5, (1, 2, 3)) == 1
+    assert game._first_claimer(st6, (1, 2, 3)) == -1
+
+
+def test_dingque_m_once_and_no_honour_exchange() -> None:
+    """SC-R3 once per seat, also for void m (suit 0); SC-R1 exchange tiles are suited (7z is no tile of
+    Sichuan, SC-C1)."""
+    lg = Log(A_HANDS, None)
+    lg.do("dingque", seat=0, suit="m")
+    lg.refuse("not_your_turn", ("SC-R3", "seat 0 already declared its void suit"), "dingque", seat=0, suit="p")
+    ex = Log(A_HANDS, None, rules={"huan_san_zhang": True})
+    ex.refuse("illegal_move", ("SC-R1", "exactly 3 tiles of one suit"), "exchange", seat=0, tiles=["7z", "7z", "7z"])
