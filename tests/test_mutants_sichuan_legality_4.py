@@ -168,3 +168,43 @@ def test_dingque_m_once_and_no_honour_exchange() -> None:
     lg.refuse("not_your_turn", ("SC-R3", "seat 0 already declared its void suit"), "dingque", seat=0, suit="p")
     ex = Log(A_HANDS, None, rules={"huan_san_zhang": True})
     ex.refuse("illegal_move", ("SC-R1", "exactly 3 tiles of one suit"), "exchange", seat=0, tiles=["7z", "7z", "7z"])
+
+
+def test_a_winner_may_not_peng_in_xuezhan() -> None:
+    """SC-R20 (血战: a winner leaves the hand) / SC-R9 "j is active": seat 2 won 5p; seat 3 draws and
+    discards 1p, seat 2 (11p) may not peng it."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s").x(0, "5p").hu(2, "5p").d(3, "3s").x(3, "1p")
+    lg.refuse("illegal_claim", ("SC-R20", "seat 2 has already won and left the hand"), "peng", seat=2, tile="1p")
+
+
+def test_peng_of_a_suit_that_is_not_the_void() -> None:
+    """SC-R9 "d is not j's void suit": table B with seat 3's void p; seat 1 discards the 1s it drew,
+    seat 3 (11s) may peng it (1s is of suit s)."""
+    lg = Log(B_HANDS, "sssp", head="1s").x(0, "7p").d(1, "1s").x(1, "1s").peng(3, "1s")
+    assert (lg.st.stage, lg.st.turn, lg.st.after_peng) == ("act", 3, True)
+
+
+def test_bu_gang_needs_the_fourth_tile() -> None:
+    """SC-R12 "holds the 4th copy concealed": table B, seat 1 has peng 9p but draws 4s, not the 9p."""
+    lg = Log(B_HANDS, "sssm", head="1p8s8s2s4s").gang(0, "1m", "an").d(0, "1p").x(0, "9p").peng(1, "9p").x(1, "3m")
+    lg.d(2, "8s").x(2, "8s").d(3, "8s").x(3, "8s").d(0, "2s").x(0, "2s").d(1, "4s")
+    lg.refuse("not_in_hand", ("SC-R12", "seat 1 does not hold the 4th 9p"), "gang", seat=1, tile="9p", kind="bu")
+
+
+def test_every_draw_carries_its_own_seq() -> None:
+    """The state's `seq` is the last applied event's (SC-R0 reports by event index): a draw after an
+    unclaimed discard, after a hu, a kong's replacement draw (an and bu)."""
+    lg = Log(A_HANDS, A_VOIDS, head="3s3s").x(0, "2p").d(1, "3s")
+    assert lg.st.seq == lg.seq - 1
+    lg = Log(A_HANDS, A_VOIDS, head="3s").x(0, "5p").hu(1, "5p").d(2, "3s")
+    assert lg.st.seq == lg.seq - 1
+    lg = Log(B_HANDS, "sssm", head="1p").gang(0, "1m", "an").d(0, "1p")
+    assert lg.st.seq == lg.seq - 1
+    lg = to_bu_gang(Log(B_HANDS, "sssm", head="1p8s8s2s9p4s")).d(1, "4s")
+    assert lg.st.seq == lg.seq - 1
+
+
+def test_discard_after_a_peng_in_the_last_four() -> None:
+    """SC-R5 after a peng only a discard, also at R = 1 (SC-R15 has no self-draw to force: no draw)."""
+    lg = table_r(1).x(2, "7p").peng(3, "7p").x(3, "9m")
+    assert (lg.st.stage, lg.st.turn, lg.st.offered) == ("window", 3, k("9m"))
