@@ -208,3 +208,24 @@ def test_discard_after_a_peng_in_the_last_four() -> None:
     """SC-R5 after a peng only a discard, also at R = 1 (SC-R15 has no self-draw to force: no draw)."""
     lg = table_r(1).x(2, "7p").peng(3, "7p").x(3, "9m")
     assert (lg.st.stage, lg.st.turn, lg.st.offered) == ("window", 3, k("9m"))
+
+
+def test_view_offered_and_drawn_follow_the_log() -> None:
+    """`view` (the dashboard's and the referee's picture): `offered` is the tile just discarded or
+    added to a bu gang (sichuan.md section 3 "Offered tile"), `drawn` the tile just drawn; each is None
+    once the next event moves on (a draw, a peng, a kong, a discard)."""
+    game = XUEZHAN
+    lg = Log(B_HANDS, "sssm", head="1p8s")
+    v = game.view(lg.gang(0, "1m", "an").st)
+    assert (v["offered"], v["drawn"], v["phase"]) == (None, None, "play:draw")
+    v = game.view(lg.d(0, "1p").st)
+    assert (v["offered"], v["drawn"]) == (None, "1p")
+    v = game.view(lg.x(0, "9p").st)
+    assert (v["offered"], v["drawn"]) == ("9p", None)
+    v = game.view(lg.peng(1, "9p").st)
+    assert (v["offered"], v["drawn"], v["phase"], v["turn"]) == (None, None, "play:act", 1)
+    v = game.view(lg.x(1, "3m").d(2, "8s").st)
+    assert (v["offered"], v["drawn"]) == (None, "8s")
+    lg = Log(A_HANDS, A_VOIDS, head="3s").x(0, "5p")
+    v = game.view(lg.peng(3, "5p").st)
+    assert (v["offered"], v["drawn"]) == (None, None)
