@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mahjong.core import Meld
-from engine.mahjong.sichuan import XUELIU, XUEZHAN
+from engine.mahjong.sichuan import XUELIU, XUEZHAN, SichuanGame
 from engine.tiles import parse_hand
 from tests.test_mutants_sichuan_legality import Log
 
@@ -98,9 +98,9 @@ def test_locked_an_gang_changing_the_waits_is_refused() -> None:
 R_HANDS = ["1m1m1m2m2m2m4m4m4m6m6m4p6p8m", "1m2m3m4m5m6m7m8m9m2p2p4p6p", "5p5p5p1p1p1p1p3p3p3p8p8p7p", "5p9p9p9p9p7p7p7p3m3m9m6p6p"]
 
 
-def table_r(to_r: int, **rules: Any) -> Log:
+def table_r(to_r: int, game: SichuanGame = XUEZHAN, **rules: Any) -> Log:
     """Table R played until R = `to_r`, the last drawer to act (that draw made R = to_r)."""
-    lg = Log(R_HANDS, "ssss", rules={"que_discard_first": False, **rules})
+    lg = Log(R_HANDS, "ssss", rules={"que_discard_first": False, **rules}, game=game)
     wall = list(lg_wall())
     lg.x(0, "8m")
     n = 0
@@ -155,6 +155,18 @@ def test_last_discard_with_two_compulsory_winners() -> None:
     lg.refuse("illegal_move", ("SC-R15", "seat 1 must hu 5p (last four tiles), not peng"), "peng", seat=2, tile="5p")
     lg.hu(1, "5p")
     assert lg.st.ended and lg.st.phase == "end"
+
+
+def test_last_discard_with_two_compulsory_winners_in_xueliu() -> None:
+    """The same in 血流 (`sichuan_xueliu`): seat 0 stays active after its hu (SC-R20) and may not hu 5p
+    twice (SC-R7 "at most once per seat"); seat 1 must still hu it (SC-R15), then the hand ends."""
+    lg = table_r(0, game=XUELIU).x(3, "5p")
+    lg.refuse("illegal_move", ("SC-R15", "seat 0 must hu 5p (last four tiles) before seat 1"), "hu", seat=1, tile="5p")
+    lg.hu(0, "5p")
+    lg.refuse("illegal_claim", ("SC-R7", "seat 0 already won 5p"), "hu", seat=0, tile="5p")
+    lg.refuse("illegal_move", ("SC-R15", "seat 1 must hu 5p (last four tiles), not draw"), "draw", seat=1, tile="1s")
+    lg.hu(1, "5p")
+    assert lg.st.ended and lg.st.wins[0] == (k("5p"),) and lg.st.wins[1] == (k("5p"),)
 
 
 def test_last_discard_single_winner_when_yi_pao_duo_xiang_is_off() -> None:
