@@ -11,6 +11,10 @@ The strength of a seat's dealt hand (higher = better), one measure per game fami
 The fair reference of the card and tile games comes from `REF_DEALS` deals of the game's own
 shuffle with a fixed seed, per seat position relative to the dealer, positions the shuffle treats
 alike pooled (every Dou Dizhu seat; the mahjong dealer, who holds 14, apart from the others).
+Those 20,000 deals cost 1–5 s of CPU a game (the mahjong shanten), paid by every ingest: the
+references are frozen as data in `rig_reference.json` (`freeze_reference` writes it;
+tests/test_rig_reference.py recomputes every entry and compares), and computed only for a
+(game, seat count) the file does not hold.
 
 `rigged_deal`: with chance `fraction` the deal is re-drawn (from the match's generator, at most
 `MAX_REDRAWS` times) until the favoured seat's strength is above the fair mean of its position.
@@ -20,10 +24,12 @@ from __future__ import annotations
 
 import bisect
 import inspect
+import json
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -94,10 +100,40 @@ def strengths(game_id: str, hands: Sequence[Sequence[str]]) -> list[float]:
     return [measure(h) for h in hands]
 
 
+FROZEN_REFERENCE = Path(__file__).with_name("rig_reference.json")
+
+
+@cache
+def _frozen() -> dict[str, list[list[float]]]:
+    """`game/n` → the frozen reference (empty when the file is missing or unreadable)."""
+    try:
+        data = json.loads(FROZEN_REFERENCE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 @cache
 def reference(game_id: str, n: int) -> tuple[tuple[float, float], ...]:
     """(mean, SD) of a fair deal's strength per seat position relative to the dealer
-    (index (seat − dealer) mod n)."""
+    (index (seat − dealer) mod n): the frozen value, else `compute_reference`."""
+    frozen = _frozen().get(f"{game_id}/{n}")
+    if frozen is not None:
+        return tuple((float(m), float(sd)) for m, sd in frozen)
+    return compute_reference(game_id, n)
+
+
+def freeze_reference() -> None:
+    """Write `rig_reference.json`: the reference of every game at every seat count it is played with."""
+    from engine.registry import GAME_MODULES, get_game
+
+    data = {f"{g}/{n}": [list(x) for x in compute_reference(g, n)] for g in GAME_MODULES for n in get_game(g).seats}
+    rows = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
+    FROZEN_REFERENCE.write_text("{\n" + rows + "\n}\n", encoding="utf-8")
+
+
+def compute_reference(game_id: str, n: int) -> tuple[tuple[float, float], ...]:
+    """The reference from `REF_DEALS` seeded deals of the game's own shuffle (exact for Zha Jin Hua)."""
     if family(game_id) == "zhajinhua":
         vals = np.fromiter(_zjh_keys()[1].values(), dtype=float)
         return tuple((float(vals.mean()), float(vals.std())) for _ in range(n))
