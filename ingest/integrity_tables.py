@@ -38,7 +38,9 @@ import json
 import math
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -753,6 +755,9 @@ FACTS_VERSION = 3
 rebuilt from its events."""
 MATCH_FACTS, PAIR_CACHE = "match_facts", "pair_cache"
 FACTS_BATCH = 2000
+PARALLEL_MIN = 64
+"""Fewer matches (or pairs) than this are measured in the calling process: a pool's pickling
+costs more than it saves on a small lake."""
 """Matches whose events are read from the lake at a time while facts are made."""
 
 _KEYS_SQL = """
@@ -779,8 +784,25 @@ def lake_facts(con: Any, *, game: str | None = None) -> list[MatchFacts]:
     return list(_facts_of(con, [k[0] for k in keys]).values())
 
 
-def _facts_of(con: Any, match_ids: Sequence[str]) -> dict[str, MatchFacts]:
-    """match id → facts of those matches (in match id order; a match without a deal left out)."""
+def _facts_row(row: tuple[str, Any, Any, Any]) -> MatchFacts | None:
+    """The facts of one `_FACTS_SQL` row (module level: a worker process runs it)."""
+    mid, deltas, lines, items = row
+    its = [(int(a), int(b), int(c)) for a, b, c in (items or []) if a is not None and b is not None and c is not None]
+    return match_facts(mid, [json.loads(x) for x in lines or []], deltas, its)
+
+
+def _mapper(pool: Executor | None, n: int) -> Callable[..., Iterable[Any]]:
+    """`pool.map` when there is a pool and at least PARALLEL_MIN items, else the builtin `map`.
+    Either gives the results in input order, and every item's result depends on the item alone
+    (facts of one match; a pair's Monte Carlo seeded by the pair), so the tables are the same."""
+    if pool is None or n < PARALLEL_MIN:
+        return map
+    return lambda fn, items: pool.map(fn, items, chunksize=max(1, min(64, n // 32)))
+
+
+def _facts_of(con: Any, match_ids: Sequence[str], pool: Executor | None = None) -> dict[str, MatchFacts]:
+    """match id → facts of those matches (in match id order; a match without a deal left out);
+    made by `pool`'s workers when given (ingest's own)."""
     import pyarrow as pa
 
     if not match_ids:
@@ -795,11 +817,9 @@ def _facts_of(con: Any, match_ids: Sequence[str]) -> dict[str, MatchFacts]:
             rows = con.execute(_FACTS_SQL).fetchall()
         finally:
             con.unregister("wanted")
-        for mid, deltas, lines, items in rows:
-            its = [(int(a), int(b), int(c)) for a, b, c in (items or []) if a is not None and b is not None and c is not None]
-            f = match_facts(mid, [json.loads(x) for x in lines or []], deltas, its)
+        for f in _mapper(pool, len(rows))(_facts_row, rows):
             if f is not None:
-                out[mid] = f
+                out[f.match_id] = f
     return out
 
 
@@ -886,7 +906,7 @@ def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str
     return facts, cache
 
 
-def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+def update_tables(con: Any, root: Path, pool: Executor | None = None) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
     """The tables of the lake behind `con` (views `events`, `matches`, `items`), reusing what the
     last generation under `root` stored: only matches new to the lake (or whose key changed) are
     read and measured, only pairs that met in them get the seat-shuffle statistics again; the rest
@@ -900,7 +920,7 @@ def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any],
     fresh = [mid for mid, _g, key in keys if mid not in old or old[mid][1] != key]
     if set(old) - {k[0] for k in keys}:
         cache = {}  # a match left the lake (not an append): recompute every pair
-    new = _facts_of(con, fresh)
+    new = _facts_of(con, fresh, pool)
     records: list[tuple[str, str, str, list[str], str, str]] = []
     touched: set[tuple[str, str, str]] = set()
     for mid, g, key in keys:
@@ -928,7 +948,7 @@ def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any],
     if redo:
         need = [r for r in records if any((r[2], *sorted((r[3][i], r[3][j]))) in redo for i, j in _pairs(len(r[3])))]
         pairs, _ = _collect([new.get(r[0]) or facts_from_json(r[0], r[4]) for r in need], only=redo)
-        local.update({key: pair_local(pd_) for key, pd_ in pairs.items()})
+        local.update(zip(pairs, _mapper(pool, len(pairs))(pair_local, pairs.values()), strict=True))
     rows = combine(local, activity((r[2], r[3]) for r in records))
     deals = [d for r in records for d in json.loads(r[5])]
     sch = _schemas()
@@ -942,13 +962,14 @@ def update_tables(con: Any, root: Path) -> tuple[dict[str, Any], dict[str, Any],
     return _tables(rows, deals), state, {"matches": len(new), "pairs": len(redo)}
 
 
-def publish_tables(lake: str | Path, manifest: Any) -> dict[str, int]:
+def publish_tables(lake: str | Path, manifest: Any, pool: Executor | None = None) -> dict[str, int]:
     """Build `pair_signals` and `deal_strength` from the lake's published events, matches and items
     (`update_tables`: the cost of what the last ingest added) and publish them as Arrow IPC files
     under `<lake>/integrity/<generation>/` with the state the next ingest reuses (`match_facts`,
     `pair_cache`), `CURRENT.json` naming them (written atomically; older generations removed).
     Called by the ingest after it has published (under the lake's lock), by the local and the Spark
-    engine alike. Returns `update_tables`' counts."""
+    engine alike; `pool` (the ingest's workers) makes the facts and the pairs' Monte Carlo in
+    parallel. Returns `update_tables`' counts."""
     import duckdb
     import pyarrow.feather as feather
 
@@ -960,7 +981,10 @@ def publish_tables(lake: str | Path, manifest: Any) -> dict[str, int]:
         con.execute("SET enable_progress_bar = false")
         for t in ("events", "matches", "items"):
             con.execute(f"CREATE VIEW {t} AS {view_sql(root, manifest, t)}")
-        tables, state, counts = update_tables(con, root / TABLE_DIR)
+        try:
+            tables, state, counts = update_tables(con, root / TABLE_DIR, pool)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): the events are published,
+            tables, state, counts = update_tables(con, root / TABLE_DIR)  # so this process does it all
     finally:
         con.close()
     gen = str(manifest.generation)

@@ -331,7 +331,7 @@ def ingest(
                 summary.seconds["publish"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 summary.step = "integrity"
-                publish_integrity_tables(lake, published)
+                publish_integrity_tables(lake, published, pool)
                 summary.seconds["integrity"] = time.perf_counter() - t0
             elif summary.repaired:
                 summary.step = "publish"
@@ -374,7 +374,7 @@ def _pool(workers: int) -> Iterator[Executor]:
 
 STEPS: dict[str, str] = {"open": "opening it", "receive": "receiving the files", "parse": "parsing", "store": "storing the events",
                          "replay": "replaying", "rooms": "checking the rooms", "files": "writing the files table",
-                         "publish": "publishing"}  # fmt: skip
+                         "publish": "publishing", "integrity": "building the integrity tables"}  # fmt: skip
 """The steps of a run (`Summary.seconds` keys) and how a failure message names them."""
 
 
@@ -387,14 +387,18 @@ def _guarded(lake: Path, summary: Summary | None = None) -> Iterator[None]:
     def step() -> str:
         return f" while {STEPS[summary.step]}" if summary is not None else ""
 
+    def outcome(again: str = "") -> str:
+        if summary is not None and summary.step == "integrity":  # after the publish
+            return f"the events were published, the integrity tables were not: run `paiju rebuild --lake {lake}`"
+        return "nothing was published, the lake is as it was" + again
+
     try:
         yield
     except BrokenProcessPool:
         raise store.LakeError(f"a worker process died (killed, or out of memory) while writing the lake {lake}{step()}; "
-                              "nothing was published, the lake is as it was; run the same command again") from None  # fmt: skip
+                              f"{outcome('; run the same command again')}") from None  # fmt: skip
     except (OSError, duckdb.Error) as e:
-        raise store.LakeError(f"cannot write the lake {lake}{step()}: {store.io_reason(e)}; nothing was published, "
-                              "the lake is as it was") from None  # fmt: skip
+        raise store.LakeError(f"cannot write the lake {lake}{step()}: {store.io_reason(e)}; {outcome()}") from None  # fmt: skip
 
 
 def _writable_manifest(lake: Path) -> store.Manifest:

@@ -257,6 +257,50 @@ def test_incremental_tables_equal_from_scratch(zjh_logs: list[Path], tmp_path: P
     assert set(cur["state"]) == {it.MATCH_FACTS, it.PAIR_CACHE} and cur["facts_version"] == it.FACTS_VERSION
 
 
+def test_the_workers_build_the_same_tables(zjh_logs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Facts and the pairs' Monte Carlo made by the ingest's 2 worker processes (every item, not
+    only lakes over PARALLEL_MIN) give the tables the calling process gives (issue 22)."""
+    import pyarrow.feather as feather
+
+    monkeypatch.setattr(it, "PARALLEL_MIN", 1)
+    one, two = tmp_path / "one", tmp_path / "two"
+    ingest([str(zjh_logs[0])], one, workers=0)
+    ingest([str(zjh_logs[0])], two, workers=2)
+    a, b = it.table_paths(one), it.table_paths(two)
+    assert a is not None and b is not None
+    for name in a:
+        assert feather.read_table(a[name]).equals(feather.read_table(b[name])), name
+    assert feather.read_table(b["pair_signals"]).num_rows > 0
+
+
+def test_a_dead_worker_leaves_the_tables_to_the_main_process(zjh_logs: list[Path], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The integrity step runs after the events are published: a worker dying there (here: the
+    pool broken before it starts) must not fail the ingest, the calling process builds the same
+    tables itself."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    import pyarrow.feather as feather
+
+    from ingest.store import read_manifest
+
+    monkeypatch.setattr(it, "PARALLEL_MIN", 1)
+    lake = tmp_path / "lake"
+    ingest([str(zjh_logs[0])], lake, workers=0)
+    want = {n: feather.read_table(f) for n, f in (it.table_paths(lake) or {}).items()}
+    with ProcessPoolExecutor(1) as pool:
+        pool.submit(os._exit, 1)  # the worker dies: the pool is broken
+        counts = it.publish_tables(lake, read_manifest(lake), pool)  # nothing new: no pool use
+        (lake / it.TABLE_DIR / it.CURRENT).unlink()  # forget the stored state: everything measured
+        counts = it.publish_tables(lake, read_manifest(lake), pool)
+    assert counts["matches"] == 240 and counts["pairs"] > 0
+    got = it.table_paths(lake)
+    assert got is not None and set(got) == set(want)
+    for name, t in want.items():
+        assert feather.read_table(got[name]).equals(t), name
+
+
 def test_incremental_measures_only_the_batch(zjh_logs: list[Path], tmp_path: Path) -> None:
     import duckdb
 
