@@ -755,10 +755,10 @@ FACTS_VERSION = 3
 rebuilt from its events."""
 MATCH_FACTS, PAIR_CACHE = "match_facts", "pair_cache"
 FACTS_BATCH = 2000
+"""Matches whose events are read from the lake at a time while facts are made."""
 PARALLEL_MIN = 64
 """Fewer matches (or pairs) than this are measured in the calling process: a pool's pickling
 costs more than it saves on a small lake."""
-"""Matches whose events are read from the lake at a time while facts are made."""
 
 _KEYS_SQL = """
     SELECT m.match_id, m.game, CAST(m.events AS VARCHAR) || ':' || CAST(hash(m.deltas, it.items) AS VARCHAR) AS key
