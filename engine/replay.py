@@ -477,6 +477,13 @@ def replay_final(entries: Sequence[Entry]) -> tuple[ReplayResult, Any]:
     return run.result, run.state
 
 
+def replay_states(entries: Sequence[Entry]) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
+    """`replay_final` plus the events applied (in seq order) and the state after each of them."""
+    run = _Run(_match_id(entries), entries)
+    states = [s.state for s in run.run() if s.error is None]
+    return run.result, run.state, run.fold.events, states
+
+
 def replay_with_steps(entries: Sequence[Entry]) -> tuple[list[Step], ReplayResult]:
     """Both the steps and the result, from one fold."""
     run = _Run(_match_id(entries), entries)

@@ -110,10 +110,13 @@ def _pairs(n: int) -> list[tuple[int, int]]:
 
 
 def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int],
-                items: Sequence[tuple[int, int, int]] | None = None) -> MatchFacts | None:  # fmt: skip
+                items: Sequence[tuple[int, int, int]] | None = None,
+                states: Sequence[Any] | None = None) -> MatchFacts | None:  # fmt: skip
     """The facts of one match from its events (dicts in seq order, from `match_started`) and its
     settlement lines `items` ((seat, from_seat, points): the replay's `items`; None = unknown, no
-    money flow); None when it has no `match_started` and `dealt`."""
+    money flow); None when it has no `match_started` and `dealt`. `states`, when the caller has
+    just replayed the match (the ingest's replay step): the game's state after each event, one
+    per event from `match_started` on, so that the reducer is not run a second time."""
     if len(events) < 2 or events[0].get("type") != "match_started" or events[1].get("type") != "dealt":
         return None
     st, dealt = events[0], events[1]
@@ -138,8 +141,9 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
         if mark:
             seqs[key].append(seq)
 
+    before = None if states is None else states[1:-1]  # the state before each event after the deal
     if fam == "zhajinhua":
-        _zjh_facts(st, dealt, events, add)
+        _zjh_facts(st, dealt, events, add, before)
     elif fam == "mahjong":
         src: int | None = None  # the seat whose discard (or added kong) is open to claims
         for e in events[2:]:
@@ -156,9 +160,9 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
             elif t == "draw":
                 src = None
         if game in SICHUAN:
-            _sichuan_serves(game, st, dealt, events, add)
+            _sichuan_serves(game, st, dealt, events, add, before)
     else:
-        _climbing_facts(game, st, dealt, events, add)
+        _climbing_facts(game, st, dealt, events, add, before)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
     return MatchFacts(
         match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
@@ -166,7 +170,8 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     )  # fmt: skip
 
 
-def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]], add: Any) -> None:
+def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]], add: Any,
+               before: Sequence[Any] | None = None) -> None:  # fmt: skip
     """Compares between the two, and folds of a hand while a stronger one of the other is still in,
     weighted by the folded hand's strength (folding a good hand to a better one is what a partner
     does; a weak hand folds against everybody). Who is still in: folds, forfeits and compare losers
@@ -188,7 +193,7 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
     share = [zjh_strength(h) for h in dealt["hands"]]
     n = len(hands)
     active = [True] * n
-    for e, state in _states(g, st, dealt, events):
+    for e, state in _states(g, st, dealt, events, before):
         t = e.get("type")
         if t == "compare":
             a, b = e["seat"], e["target"]
@@ -211,7 +216,7 @@ def _zjh_facts(st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence
 
 
 def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                    add: Any) -> None:  # fmt: skip
+                    add: Any, before: Sequence[Any] | None = None) -> None:  # fmt: skip
     """Per discard of seat a and per other seat j still in the hand: `serves` += 1 when j may peng
     or win on the discarded tile at that moment, and `serves_excess` += that indicator
     − the share of a's legal discard kinds (its void suit first, SC-R6) that j may peng or win on
@@ -223,7 +228,7 @@ def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
     from engine.tiles import N_SUITED, TILE_ID
 
     g = get_game(game)
-    for e, state in _states(g, st, dealt, events):
+    for e, state in _states(g, st, dealt, events, before):
         if e.get("type") != "discard" or state is None or state.phase != "play" or state.stage != "act":
             continue
         a, k = e["seat"], TILE_ID.get(e.get("tile", ""))
@@ -245,7 +250,7 @@ def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
 
 
 def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                    add: Any) -> None:  # fmt: skip
+                    add: Any, before: Sequence[Any] | None = None) -> None:  # fmt: skip
     """Passes on the other's play (`lets_run` while the other holds `LETS_RUN` cards or fewer),
     bombs on the other's play, and `holds_back`: passes on an *opponent's* play (Dou Dizhu: one of
     the two is the landlord; Pao De Kuai: every other player) while holding a play that beats it.
@@ -261,7 +266,7 @@ def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
     top: int | None = None
     passes = 0
     wild: str | None = None
-    for e, state in _states(g, st, dealt, events):
+    for e, state in _states(g, st, dealt, events, before):
         t = e.get("type")
         if t == "laizi":
             wild = e["rank"]
@@ -289,15 +294,22 @@ def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
                 top, passes = None, 0
 
 
-def _states(g: Any, st: Mapping[str, Any], dealt: Mapping[str, Any],
-            events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], Any]]:  # fmt: skip
+def _states(g: Any, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+            before: Sequence[Any] | None = None) -> Iterator[tuple[Mapping[str, Any], Any]]:  # fmt: skip
     """(event, the game's state before it) for every event after the deal, the game's own reducer
     applying them; the state is None from an event the reducer refuses (a finished match's events
-    never are) and for the `settled` event."""
+    never are) and from the `settled` event on. `before`: those states as the caller's replay
+    reached them (reducers are pure, so each is the state the reducer would rebuild here)."""
     from engine.errors import Illegal
     from events.codec import parse_event
     from events.errors import ContractError
 
+    if before is not None:
+        ended = False
+        for e, s in zip(events[2:], before, strict=True):
+            ended = ended or e.get("type") == "settled"
+            yield e, None if ended else s
+        return
     try:
         state = g.start(parse_event(dict(st)), parse_event(dict(dealt)), g.parse_rules(st.get("rules") or {}))
     except (Illegal, ContractError):
@@ -846,6 +858,11 @@ def facts_to_json(f: MatchFacts) -> str:
     }, separators=(",", ":"))  # fmt: skip
 
 
+def facts_record(f: MatchFacts) -> tuple[str, str]:
+    """(facts, deals) of one match as the state table `match_facts` stores them."""
+    return facts_to_json(f), json.dumps(deal_rows([f]), separators=(",", ":"))
+
+
 def facts_from_json(match_id: str, text: str) -> MatchFacts:
     d = json.loads(text)
     comps = np.array(d["comps"], dtype=float).reshape(-1, len(COMPONENTS[family(d["game"])]))
@@ -918,13 +935,35 @@ def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str
     return facts, cache
 
 
-def update_tables(con: Any, root: Path, pool: Executor | None = None) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+_STAGED_SQL = """SELECT s.match_id, s.facts, s.deals FROM read_parquet(?) s
+    WHERE s.match_id IN (SELECT match_id FROM wanted) ORDER BY s.match_id"""
+
+
+def _staged(con: Any, path: Path | None, match_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """match id → (facts, deals) that the ingest's replay step made for these matches
+    (`ingest.tables.FACTS`, staged at `path`)."""
+    import pyarrow as pa
+
+    if path is None or not match_ids or not path.exists():
+        return {}
+    con.register("wanted", pa.table({"match_id": pa.array(list(match_ids), pa.string())}))
+    try:
+        return {m: (f, d) for m, f, d in con.execute(_STAGED_SQL, [str(path)]).fetchall()}
+    finally:
+        con.unregister("wanted")
+
+
+def update_tables(con: Any, root: Path, pool: Executor | None = None,
+                  staged: Path | None = None) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:  # fmt: skip
     """The tables of the lake behind `con` (views `events`, `matches`, `items`), reusing what the
     last generation under `root` stored: only matches new to the lake (or whose key changed) are
     read and measured, only pairs that met in them get the seat-shuffle statistics again; the rest
     (co-seating against chance, BH, the `all` rows) is recomputed from the stored results, which
-    are the ones a from-scratch build gives (the Monte Carlo is seeded by the pair). Returns the
-    public tables, the state tables and counts (matches measured, pairs recomputed)."""
+    are the ones a from-scratch build gives (the Monte Carlo is seeded by the pair). `staged`: the
+    facts the ingest's replay step made of the matches it replayed (a Parquet file of
+    `ingest.tables.FACTS`), taken instead of reading those matches' lines back and replaying
+    them again; the others are read from the lake. Returns the public tables, the state tables
+    and counts (matches measured, pairs recomputed)."""
     import pyarrow as pa
 
     old, cache = _previous(root)
@@ -932,13 +971,16 @@ def update_tables(con: Any, root: Path, pool: Executor | None = None) -> tuple[d
     fresh = [mid for mid, _g, key in keys if mid not in old or old[mid][1] != key]
     if set(old) - {k[0] for k in keys}:
         cache = {}  # a match left the lake (not an append): recompute every pair
-    new = _facts_of(con, fresh, pool)
+    made = _staged(con, staged, fresh)
+    new = _facts_of(con, [m for m in fresh if m not in made], pool)
     records: list[tuple[str, str, str, list[str], str, str]] = []
     touched: set[tuple[str, str, str]] = set()
     for mid, g, key in keys:
         f = new.get(mid)
+        if f is None and mid in made:
+            f = new[mid] = facts_from_json(mid, made[mid][0])
         if f is not None:
-            records.append((mid, key, g, list(f.players), facts_to_json(f), json.dumps(deal_rows([f]), separators=(",", ":"))))
+            records.append((mid, key, g, list(f.players), *(made.get(mid) or facts_record(f))))
             touched.update((g, *sorted((f.players[i], f.players[j]))) for i, j in _pairs(len(f.players)))  # type: ignore[misc]
         elif mid in old and old[mid][1] == key:
             records.append(old[mid])
@@ -974,14 +1016,16 @@ def update_tables(con: Any, root: Path, pool: Executor | None = None) -> tuple[d
     return _tables(rows, deals), state, {"matches": len(new), "pairs": len(redo)}
 
 
-def publish_tables(lake: str | Path, manifest: Any, pool: Executor | None = None) -> dict[str, int]:
+def publish_tables(lake: str | Path, manifest: Any, pool: Executor | None = None,
+                   staged: Path | None = None) -> dict[str, int]:  # fmt: skip
     """Build `pair_signals` and `deal_strength` from the lake's published events, matches and items
     (`update_tables`: the cost of what the last ingest added) and publish them as Arrow IPC files
     under `<lake>/integrity/<generation>/` with the state the next ingest reuses (`match_facts`,
     `pair_cache`), `CURRENT.json` naming them (written atomically; older generations removed).
     Called by the ingest after it has published (under the lake's lock), by the local and the Spark
     engine alike; `pool` (the ingest's workers) makes the facts and the pairs' Monte Carlo in
-    parallel. Returns `update_tables`' counts."""
+    parallel; `staged`: the facts its replay step made (`update_tables`). Returns
+    `update_tables`' counts."""
     import duckdb
     import pyarrow.feather as feather
 
@@ -994,9 +1038,9 @@ def publish_tables(lake: str | Path, manifest: Any, pool: Executor | None = None
         for t in ("events", "matches", "items"):
             con.execute(f"CREATE VIEW {t} AS {view_sql(root, manifest, t)}")
         try:
-            tables, state, counts = update_tables(con, root / TABLE_DIR, pool)
+            tables, state, counts = update_tables(con, root / TABLE_DIR, pool, staged)
         except BrokenProcessPool:  # a worker died (killed, out of memory): the events are published,
-            tables, state, counts = update_tables(con, root / TABLE_DIR)  # so this process does it all
+            tables, state, counts = update_tables(con, root / TABLE_DIR, None, staged)  # so this process does it all
     finally:
         con.close()
     gen = str(manifest.generation)

@@ -60,7 +60,7 @@ from ingest import store
 from ingest.integrity_tables import publish_tables as publish_integrity_tables
 from ingest.parse import NO_DATE, UNKNOWN_GAME, Line, parse_chunk_events, split_lines
 from ingest.schema import BUILT, DERIVED, KEYS, schemas
-from ingest.tables import build_rows, build_tables, charged_sql
+from ingest.tables import FACTS, build_rows, build_tables, charged_sql
 
 CHUNK_LINES = 5000
 Replayer = Callable[[Path, Path], tuple[int, dict[str, int]]]
@@ -184,7 +184,7 @@ def _speculate(parsed: list[AnyEvent], base: Path, name: str, key: int) -> None:
             whole.append((match_id, sorted(evs, key=lambda e: e.seq)))
     if not whole:
         return
-    tables = build_rows(whole)
+    tables = build_rows(whole, facts=True)
     tables["keys"] = pa.table({"match_id": [m for m, _ in whole], "events": [len(e) for _, e in whole]},
                               schema=pa.schema([("match_id", pa.string()), ("events", pa.int64())]))  # fmt: skip
     for table, t in tables.items():
@@ -208,9 +208,26 @@ came from the one chunk that replayed it, the chunk replayed as many events as w
 and no refused line is charged to the match (the chunk replayed its events only)."""
 
 
-def build_job(events: pa.Table, out: str, batch: int) -> tuple[int, dict[str, int]]:
-    """Replay a batch of complete matches with `build_tables`; write each table's rows."""
-    tables = build_tables(events)
+STAGED_FACTS = "facts.parquet"
+"""The stage's file of the integrity facts made by the replay step (`_stage_facts`)."""
+
+
+def _stage_facts(con: Any, stage: Path, build: Path, spec: list[Path]) -> None:
+    """Gather the integrity facts the replays made (`ingest.tables.FACTS`: the build jobs', and
+    the speculative replays' that stand) into `stage/STAGED_FACTS`, for the integrity step."""
+    parts = sorted((build / FACTS).glob("*.parquet")) if (build / FACTS).exists() else []
+    sources = [f"SELECT match_id, facts, deals FROM read_parquet({_list(parts)})"] if parts else []
+    if spec:
+        sources.append(f"SELECT t.match_id, t.facts, t.deals FROM read_parquet({_list(spec)}) t"
+                       " SEMI JOIN spec_ok o ON t.match_id = o.match_id AND t.spec_key = o.spec_key")  # fmt: skip
+    if sources:
+        con.execute(f"COPY ({' UNION ALL '.join(sources)}) TO {_q(stage / STAGED_FACTS)} (FORMAT parquet)")
+
+
+def build_job(events: pa.Table, out: str, batch: int, facts: bool = False) -> tuple[int, dict[str, int]]:
+    """Replay a batch of complete matches with `build_tables`; write each table's rows (with
+    `facts`, also the integrity facts of the finished ones: `ingest.tables.FACTS`)."""
+    tables = build_tables(events, facts=facts)
     for name, t in tables.items():
         if t.num_rows:  # no statistics: with ONE input file whose statistics show no nulls, DuckDB's
             # merge below writes the column NOT NULL, so the schema would depend on the batch count
@@ -331,7 +348,7 @@ def ingest(
                 summary.seconds["publish"] = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 summary.step = "integrity"
-                publish_integrity_tables(lake, published, pool)
+                publish_integrity_tables(lake, published, pool, stage / STAGED_FACTS)
                 summary.seconds["integrity"] = time.perf_counter() - t0
             elif summary.repaired:
                 summary.step = "publish"
@@ -693,10 +710,10 @@ def replay_input_sql(events: str, charged: str) -> str:
 
 
 def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
-              done: Callable[[int, dict[str, int]], None]) -> None:  # fmt: skip
+              done: Callable[[int, dict[str, int]], None], facts: bool = False) -> None:  # fmt: skip
     """Replay every match of a `match_id, seq, line` Parquet file (ordered by match_id, seq) in
-    batches of whole matches on the pool (`build_job` → `stage/build/<table>/*.parquet`);
-    `done(matches, statuses)` after each batch."""
+    batches of whole matches on the pool (`build_job` → `stage/build/<table>/*.parquet`, with
+    `facts` also `stage/build/facts/`); `done(matches, statuses)` after each batch."""
     import pyarrow.compute as pc
 
     pending: list[Future[tuple[int, dict[str, int]]]] = []
@@ -720,11 +737,11 @@ def build_all(events_path: Path, stage: Path, pool: Executor, batch_events: int,
             carry = t
             continue
         carry = t.slice(first_of_last)
-        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no))
+        pending.append(pool.submit(build_job, t.slice(0, first_of_last), str(stage), batch_no, facts))
         batch_no += 1
         drain(limit)
     if carry is not None and carry.num_rows:
-        pending.append(pool.submit(build_job, carry, str(stage), batch_no))
+        pending.append(pool.submit(build_job, carry, str(stage), batch_no, facts))
     drain(0)
 
 
@@ -805,7 +822,7 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
         return staged, replaced
     spec = stage / "spec"
     spec_parts = {t: sorted((spec / t).glob("*.parquet")) if (spec / t).exists() and replayer is None else []
-                  for t in ("keys", *BUILT)}  # fmt: skip
+                  for t in ("keys", FACTS, *BUILT)}  # fmt: skip
     if spec_parts["keys"]:
         con.execute(_SPEC_OK.format(keys=_list(spec_parts["keys"])))
     else:
@@ -834,8 +851,9 @@ def _replay(con: Any, lake: Path, manifest: store.Manifest, stage: Path, run_id:
     if replayer is not None:  # the scale-out runner replays everything
         done(*replayer(touched_path, stage))
     else:
-        build_all(touched_path, stage, pool, batch_events, done)
+        build_all(touched_path, stage, pool, batch_events, done, facts=True)
     build = stage / "build"
+    _stage_facts(con, stage, build, spec_parts[FACTS])
     for table in DERIVED:
         _rewrite_without(con, lake, manifest, table, "SELECT match_id FROM touched", out, run_id, staged, replaced)
         parts = sorted((build / table).glob("*.parquet")) if (build / table).exists() else []

@@ -25,7 +25,17 @@ from pathlib import Path
 from ingest import store
 from ingest.cli import add_lake_arguments
 from ingest.integrity_tables import publish_tables as publish_integrity_tables
-from ingest.pipeline import BATCH_EVENTS, CHUNK_LINES, Summary, _Progress, _raw_whole, _Received, _run, run_in
+from ingest.pipeline import (
+    BATCH_EVENTS,
+    CHUNK_LINES,
+    STAGED_FACTS,
+    Summary,
+    _Progress,
+    _raw_whole,
+    _Received,
+    _run,
+    run_in,
+)
 
 
 def _base(lake: Path) -> store.Manifest:
@@ -88,7 +98,7 @@ def rebuild(lake: str | Path, *, workers: int = 2, wait: bool = True, progress: 
         summary.files = len(received)
         summary.step = "publish"
         published = store.publish(lake, old, staged, {t: list(v) for t, v in old.tables.items() if v}, {})
-        publish_integrity_tables(lake, published)  # derived from the rebuilt tables, like an ingest's
+        publish_integrity_tables(lake, published, None, stage / STAGED_FACTS)  # derived from the rebuilt tables, like an ingest's
     return summary
 
 

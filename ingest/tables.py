@@ -31,10 +31,11 @@ from typing import Any
 import pyarrow as pa
 
 from engine.registry import GameNotAvailable, get_game
-from engine.replay import Entry, ReplayResult, replay_final
+from engine.replay import Entry, ReplayResult, replay_states
 from events.chain import canonical_json
 from events.errors import ContractError
 from events.models import AnyEvent, MatchStarted
+from ingest.integrity_tables import facts_record, match_facts
 from ingest.parse import NO_DATE, date_of, parse_fast, stored_event
 from ingest.schema import BUILT, schemas
 
@@ -132,17 +133,18 @@ def _entries(rows: Sequence[tuple[int, str]], validate: bool) -> list[Entry]:
     return out
 
 
-def _replay(match_id: str, entries: list[Entry]) -> tuple[ReplayResult, Any]:
-    """The replay result and the last state (None when the deal was never applied)."""
+def _replay(match_id: str, entries: list[Entry]) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
+    """The replay result, the last state (None when the deal was never applied), the events
+    applied and the state after each."""
     try:
-        return replay_final(entries)
+        return replay_states(entries)
     except Exception as e:  # a bug in an engine must not stop the batch
         result = ReplayResult(match_id=match_id, events=len(entries), status="invalid")
         first = next((x for x in entries if isinstance(x, MatchStarted)), None)
         if first is not None:
             result.game, result.players, result.dealer, result.base = first.game, list(first.players), first.dealer, first.base
         result.error = {"seq": None, "type": None, "code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"}
-        return result, None
+        return result, None, [], []
 
 
 def _view(game_id: str | None, state: Any) -> dict[str, Any]:
@@ -177,9 +179,17 @@ def _wins(items: Sequence[dict[str, Any]]) -> list[int | None]:
     return out
 
 
+FACTS = "facts"
+"""`build_rows(…, facts=True)`'s extra table: the integrity facts of each finished match (match_id,
+`facts` and `deals` as `ingest.integrity_tables` stores them). Not a lake table: the ingest's
+integrity step takes them from its stage instead of reading the match's lines back (issue 22)."""
+FACTS_SCHEMA = pa.schema([("match_id", pa.string()), ("facts", pa.string()), ("deals", pa.string())])
+
+
 class _Rows:
     def __init__(self) -> None:
         self.cols = {t: {n: [] for n in schemas()[t].names} for t in BUILT}
+        self.facts: dict[str, list[Any]] | None = None
 
     def add(self, table: str, **row: Any) -> None:
         cols = self.cols[table]
@@ -187,7 +197,10 @@ class _Rows:
             values.append(row.get(name))
 
     def tables(self) -> dict[str, pa.Table]:
-        return {t: pa.Table.from_pydict(c, schema=schemas()[t]) for t, c in self.cols.items()}
+        out = {t: pa.Table.from_pydict(c, schema=schemas()[t]) for t, c in self.cols.items()}
+        if self.facts is not None:
+            out[FACTS] = pa.Table.from_pydict(self.facts, schema=FACTS_SCHEMA)
+        return out
 
 
 def _match_date(started: MatchStarted | None) -> str | None:
@@ -200,8 +213,33 @@ def _int_or_none(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
+def _wire_fields(ev: AnyEvent) -> dict[str, Any]:
+    """The event's set fields by their wire names: `to_dict` without its copies of the values
+    (the integrity facts only read them), the JSON object of the event's line."""
+    given = ev.__pydantic_fields_set__
+    return {("as" if k == "as_" else k): v for k, v in ev.__dict__.items() if k in given}
+
+
+def _add_facts(rows: _Rows, match_id: str, result: ReplayResult, applied: list[AnyEvent], states: list[Any]) -> None:
+    """The integrity facts of a finished match, from the replay just made: the events as the lake
+    stores them (their set fields = the JSON of the line), the settlement's deltas and lines as the
+    `matches` and `items` rows hold them, and the replay's states (no second replay)."""
+    if rows.facts is None or result.status != "finished" or result.deltas is None:
+        return
+    items = [(it.get("seat"), it.get("from"), it.get("points")) for it in result.items]
+    f = match_facts(match_id, [_wire_fields(e) for e in applied], result.deltas,
+                    [(int(a), int(b), int(c)) for a, b, c in items if a is not None and b is not None and c is not None],
+                    states if len(states) == len(applied) else None)  # fmt: skip
+    if f is not None:
+        facts, deals = facts_record(f)
+        rows.facts["match_id"].append(match_id)
+        rows.facts["facts"].append(facts)
+        rows.facts["deals"].append(deals)
+
+
 def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[Entry]) -> None:
-    result, state = _replay(match_id, entries)
+    result, state, applied, states = _replay(match_id, entries)
+    _add_facts(rows, match_id, result, applied, states)
     evs: list[AnyEvent] = [e for e in entries if not isinstance(e, ContractError)]
     started = next((e for e in evs if isinstance(e, MatchStarted) and e.seq == 0), None)
     game = result.game or (started.game if started else None)
@@ -276,18 +314,21 @@ def _add_match(rows: _Rows, rules_seen: set[str], match_id: str, entries: list[E
             )  # fmt: skip
 
 
-def build_rows(matches: Iterable[tuple[str, list[Entry]]]) -> dict[str, pa.Table]:
+def build_rows(matches: Iterable[tuple[str, list[Entry]]], *, facts: bool = False) -> dict[str, pa.Table]:
     """(match_id, that match's entries) pairs → rows of matches/seats/items/fans/rules, in the
     given order. Each match is replayed with the entries given: the caller vouches that they are
-    ALL of its stored events (the lake's rank-1 events, see `ingest.pipeline`)."""
+    ALL of its stored events (the lake's rank-1 events, see `ingest.pipeline`). With `facts`,
+    also the table `FACTS`."""
     rows = _Rows()
+    if facts:
+        rows.facts = {n: [] for n in FACTS_SCHEMA.names}
     rules_seen: set[str] = set()
     for match_id, entries in matches:
         _add_match(rows, rules_seen, match_id, entries)
     return rows.tables()
 
 
-def build_tables(events: Any, *, validate: bool = False) -> dict[str, pa.Table]:
+def build_tables(events: Any, *, validate: bool = False, facts: bool = False) -> dict[str, pa.Table]:
     """Stored events of complete matches (Arrow or pandas) → rows of matches/seats/items/fans/rules.
 
     Pure: the same events give the same rows, in match_id order. The lines are the lake's
@@ -295,7 +336,8 @@ def build_tables(events: Any, *, validate: bool = False) -> dict[str, pa.Table]:
     """
     grouped = group_events(events)
     refused = group_refusals(events)
-    return build_rows((m, _entries(grouped.get(m, []), validate) + refused.get(m, [])) for m in sorted(grouped.keys() | refused.keys()))
+    return build_rows(((m, _entries(grouped.get(m, []), validate) + refused.get(m, [])) for m in sorted(grouped.keys() | refused.keys())),
+                      facts=facts)  # fmt: skip
 
 
 def build_tables_from_lines(lines: Iterable[tuple[str, int, str]]) -> dict[str, pa.Table]:
