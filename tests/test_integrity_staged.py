@@ -23,6 +23,7 @@ import pytest
 from engine.sim.simulate import World, simulate_lines
 from ingest import integrity_tables as it
 from ingest.pipeline import ingest
+from ingest.rebuild import rebuild
 from ingest.store import read_manifest
 
 GAMES = ("ddz", "ddz_laizi", "paodekuai", "zhajinhua", "sichuan_xuezhan", "sichuan_xueliu", "hongzhong", "anshun")
@@ -60,9 +61,15 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 @pytest.mark.parametrize(("speculate", "chunk_lines"), [(True, 50_000), (True, 97), (False, 50_000)],
                          ids=["speculative replays", "matches cut across chunks", "build jobs only"])  # fmt: skip
-def test_staged_facts_equal_the_lake_read(logs: list[Path], tmp_path: Path, speculate: bool, chunk_lines: int) -> None:
+def test_staged_facts_equal_the_lake_read(logs: list[Path], tmp_path: Path, speculate: bool, chunk_lines: int,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     lake = tmp_path / "lake"
+    read_back: list[int] = []
+    facts_of = it._facts_of
+    monkeypatch.setattr(it, "_facts_of", lambda con, ids, pool=None: read_back.append(len(ids)) or facts_of(con, ids, pool))
     s = ingest([str(p) for p in logs], lake, workers=0, speculate=speculate, chunk_lines=chunk_lines)
+    monkeypatch.undo()
+    assert sum(read_back) == 0  # every match's facts came from the replay step, none from the lake
     assert s.statuses.get("finished", 0) == s.matches > 0
     staged = _tables(lake)
     rows = feather.read_table(next((lake / it.TABLE_DIR).glob("*/pair_signals.arrow")))
@@ -76,4 +83,18 @@ def test_a_second_ingest_reuses_and_adds(logs: list[Path], tmp_path: Path) -> No
     lake = tmp_path / "lake"
     ingest([str(p) for p in logs[:4]], lake, workers=0)
     ingest([str(p) for p in logs[4:]], lake, workers=0)
+    assert _tables(lake) == _from_lake(lake)
+
+
+def test_rebuild_stages_the_facts_it_replays(logs: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`paiju rebuild` replays every match from raw/ and stages their facts the same way."""
+    lake = tmp_path / "lake"
+    ingest([str(p) for p in logs], lake, workers=0)
+    shutil.rmtree(lake / it.TABLE_DIR)  # no stored state: every match's facts come from the rebuild's replays
+    read_back: list[int] = []
+    facts_of = it._facts_of
+    monkeypatch.setattr(it, "_facts_of", lambda con, ids, pool=None: read_back.append(len(ids)) or facts_of(con, ids, pool))
+    rebuild(lake, workers=0)
+    monkeypatch.undo()
+    assert sum(read_back) == 0
     assert _tables(lake) == _from_lake(lake)
