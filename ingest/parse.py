@@ -24,6 +24,7 @@ import pyarrow as pa
 from events.chain import event_json
 from events.codec import HEAD_BYTES, MAX_LINE_BYTES, gc_paused, open_log, parse_line, read_failure, recover_where
 from events.errors import ContractError
+from events.fastparse import construct
 from events.models import EVENT_TYPES, AnyEvent, MatchStarted
 from ingest.schema import schemas
 
@@ -65,12 +66,7 @@ def stored_event(line: str | bytes) -> AnyEvent:
     d = dict(defaults)
     for k, v in obj.items():
         d[by_wire.get(k, k)] = v
-    m = cls.__new__(cls)
-    object.__setattr__(m, "__dict__", d)
-    object.__setattr__(m, "__pydantic_fields_set__", {by_wire.get(k, k) for k in obj})
-    object.__setattr__(m, "__pydantic_extra__", None)
-    object.__setattr__(m, "__pydantic_private__", None)
-    return m  # type: ignore[no-any-return]
+    return construct(cls, d, {by_wire.get(k, k) for k in obj})
 
 
 @cache
