@@ -324,41 +324,100 @@ def read_failure(stream: IO[bytes]) -> str | None:
     return raw.failure if isinstance(raw, Gunzip) else None
 
 
+READ_BLOCK = 1 << 18
+"""Bytes read at a time by `raw_lines` (a line may span blocks)."""
+
+
+class LongLine(NamedTuple):
+    """A line over MAX_LINE_BYTES: its first HEAD_BYTES, its size in bytes (its newline included)
+    and, when the stream failed while the rest was skipped, why (the stream ends there)."""
+
+    head: bytes
+    size: int
+    broken: str | None = None
+
+
+class ReadFailure(NamedTuple):
+    """The stream could not be read on (an I/O error, a cut gzip): the last item."""
+
+    reason: str
+
+
+def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | LongLine | ReadFailure]]:
+    """(line number, the line's bytes without its newline) for every line of a binary stream,
+    read in blocks (issue 22: a `readline` a line cost a microsecond an event); an over-long
+    line comes as a `LongLine` (the rest of it is skipped, never held), a failure to read on as a
+    `ReadFailure` numbered after the last line read (a cut line before it is lost, as it is by
+    `readline`; inside an over-long line, the `LongLine` says it instead, as the last item).
+    Blank lines are yielded too: the numbers count every line."""
+    read = getattr(stream, "read1", stream.read)
+    lineno = 0
+    tail = b""  # the start of a line whose newline has not been read yet
+    long_head: bytes | None = None  # the head of an over-long line being skipped
+    long_size = 0
+    while True:
+        try:
+            block = read(READ_BLOCK)
+        except (OSError, EOFError, zlib.error) as e:
+            if long_head is not None:  # the stream ends inside an over-long line
+                yield lineno + 1, LongLine(long_head, long_size, str(e))
+            else:
+                yield lineno + 1, ReadFailure(str(e))
+            return
+        if not block:
+            break
+        if long_head is not None:  # skipping the rest of an over-long line
+            cut = block.find(b"\n")
+            if cut < 0:
+                long_size += len(block)
+                continue
+            lineno += 1
+            yield lineno, LongLine(long_head, long_size + cut + 1)
+            long_head = None
+            block = block[cut + 1 :]
+        pieces = block.split(b"\n")
+        if tail:
+            pieces[0] = tail + pieces[0]
+        tail = pieces.pop()
+        for piece in pieces:
+            lineno += 1
+            if len(piece) > MAX_LINE_BYTES:
+                yield lineno, LongLine(piece[:HEAD_BYTES], len(piece) + 1)
+            else:
+                yield lineno, piece
+        if len(tail) > MAX_LINE_BYTES:
+            long_head, long_size, tail = tail[:HEAD_BYTES], len(tail), b""
+    if long_head is not None:
+        lineno += 1
+        yield lineno, LongLine(long_head, long_size)
+    elif tail:
+        lineno += 1
+        yield lineno, tail
+    failure = read_failure(stream)
+    if failure is not None:
+        yield lineno + 1, ReadFailure(failure)
+
+
 def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]:
     """Parse every line of a binary stream; a read failure (truncated gzip) ends it with a LineError."""
     lineno = 0
-    reader = io.BufferedReader(stream) if not hasattr(stream, "peek") else stream  # type: ignore[arg-type]
-    while True:
-        try:
-            raw = reader.readline(MAX_LINE_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as e:
-            yield LineError(path, lineno + 1, ContractError("bad_json", f"unreadable input after line {lineno}: {e}"), b"")
-            return
-        if not raw:
-            failure = read_failure(reader)
-            if failure is not None:
-                yield LineError(path, lineno + 1, ContractError("bad_json", f"unreadable input after line {lineno}: {failure}"), b"")
-            return
-        lineno += 1
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            # skip the rest of an over-long line without holding it in memory
-            where, size = recover_where(raw[:HEAD_BYTES]), len(raw)  # the match its head names
-            try:
-                while raw and not raw.endswith(b"\n"):
-                    raw = reader.readline(MAX_LINE_BYTES)
-                    size += len(raw)
-            except (OSError, EOFError, zlib.error):
-                pass
-            err = ContractError("bad_json", f"line of {size} bytes exceeds the limit of {MAX_LINE_BYTES}", match_id=where[0], seq=where[1])
+    for lineno, raw in raw_lines(stream):
+        if raw.__class__ is bytes:
+            stripped = raw.strip()  # type: ignore[union-attr]
+            if stripped:
+                try:
+                    yield ParsedLine(path, lineno, parse_line(stripped))
+                except ContractError as err:
+                    yield LineError(path, lineno, err, stripped)
+        elif isinstance(raw, LongLine):
+            where = recover_where(raw.head)  # the match its head names
+            err = ContractError("bad_json", f"line of {raw.size} bytes exceeds the limit of {MAX_LINE_BYTES}", match_id=where[0], seq=where[1])
             yield LineError(path, lineno, err, b"")
-            continue
-        stripped = raw.strip()
-        if not stripped:
-            continue
-        try:
-            yield ParsedLine(path, lineno, parse_line(stripped))
-        except ContractError as err:
-            yield LineError(path, lineno, err, stripped)
+            if raw.broken is not None:
+                yield LineError(path, lineno + 1, ContractError("bad_json", f"unreadable input after line {lineno}: {raw.broken}"), b"")
+        else:
+            assert isinstance(raw, ReadFailure)
+            yield LineError(path, lineno, ContractError("bad_json", f"unreadable input after line {lineno - 1}: {raw.reason}"), b"")
 
 
 def read_log(path: str | Path) -> Iterator[ParsedLine | LineError]:

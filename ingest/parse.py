@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import zlib
 from collections.abc import Iterator
 from functools import cache
 from typing import IO, Any
@@ -22,7 +21,16 @@ from typing import IO, Any
 import pyarrow as pa
 
 from events.chain import event_json
-from events.codec import HEAD_BYTES, MAX_LINE_BYTES, gc_paused, open_log, parse_line, read_failure, recover_where
+from events.codec import (
+    MAX_LINE_BYTES,
+    LongLine,
+    ReadFailure,
+    gc_paused,
+    open_log,
+    parse_line,
+    raw_lines,
+    recover_where,
+)
 from events.errors import ContractError
 from events.fastparse import construct
 from events.models import EVENT_TYPES, AnyEvent, MatchStarted
@@ -91,7 +99,6 @@ def open_stored(path: str) -> IO[bytes]:
 
 def split_lines(path: str) -> Iterator[Line]:
     """Every non-blank line of a file; read failures become refusals (never an exception)."""
-    lineno = 0
     try:
         stream = open_stored(path)
     except OSError as e:
@@ -99,34 +106,22 @@ def split_lines(path: str) -> Iterator[Line]:
         return
     with stream:
         any_line = False
-        while True:
-            try:
-                raw = stream.readline(MAX_LINE_BYTES + 1)
-            except (OSError, EOFError, zlib.error) as e:
-                yield (lineno + 1, None, f"unreadable input after line {lineno}: {e}")
+        for lineno, raw in raw_lines(stream):
+            if raw.__class__ is bytes:
+                any_line = True
+                stripped = raw.strip()  # type: ignore[union-attr]
+                if stripped:
+                    yield (lineno, stripped, None)
+            elif isinstance(raw, LongLine):  # the head is kept for the match id and seq it names
+                any_line = True
+                if raw.broken is not None:
+                    yield (lineno, raw.head, f"line of {raw.size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it")
+                    return
+                yield (lineno, raw.head, f"line of {raw.size} bytes exceeds the limit of {MAX_LINE_BYTES}")
+            else:
+                assert isinstance(raw, ReadFailure)
+                yield (lineno, None, f"unreadable input after line {lineno - 1}: {raw.reason}")
                 return
-            if not raw:
-                failure = read_failure(stream)
-                if failure is not None:
-                    yield (lineno + 1, None, f"unreadable input after line {lineno}: {failure}")
-                    return
-                break
-            lineno += 1
-            any_line = True
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                head, size = raw[:HEAD_BYTES], len(raw)  # kept for the match id and seq it names
-                try:
-                    while raw and not raw.endswith(b"\n"):
-                        raw = stream.readline(MAX_LINE_BYTES)
-                        size += len(raw)
-                except (OSError, EOFError, zlib.error):
-                    yield (lineno, head, f"line of {size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it")
-                    return
-                yield (lineno, head, f"line of {size} bytes exceeds the limit of {MAX_LINE_BYTES}")
-                continue
-            stripped = raw.strip()
-            if stripped:
-                yield (lineno, stripped, None)
         if not any_line:
             yield (0, None, "empty file: no events")
 
