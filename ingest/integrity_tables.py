@@ -501,6 +501,7 @@ def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, di
     eps = 1e-9 * max(1.0, abs(t_obs))
     flat, offsets = grid.ravel(), np.arange(len(ys)) * width
     buf = np.empty((min(MC_CHUNK, MC_DRAWS_FINE), len(ys)))
+    ibuf = np.empty(buf.shape, np.intp)
 
     def exceed(draws: int) -> int:
         """Draws whose T reaches the observed one. Each draw picks, per match, a seat pair
@@ -510,10 +511,10 @@ def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, di
         the cost: tests/test_integrity_mc.py)."""
         hits = 0
         for start in range(0, draws, MC_CHUNK):
-            u = buf[: min(MC_CHUNK, draws - start)]
+            u, idx = buf[: min(MC_CHUNK, draws - start)], ibuf[: min(MC_CHUNK, draws - start)]
             rng.random(out=u)
             np.multiply(u, sizes, out=u)
-            idx = u.astype(np.intp)
+            np.copyto(idx, u, casting="unsafe")  # = u.astype(intp): truncation, u ≥ 0
             idx += offsets
             tot = np.take(flat, idx).sum(axis=1)
             hits += int((tot >= t_obs - eps).sum())
