@@ -6,7 +6,9 @@ On the simulated base set of every game (bench/_data.py, cached in /tmp), CPU µ
 core of:
 - bare `orjson.loads` and bare `json.loads` of each line (the floor);
 - the line parser `events.codec.parse_line` (decode, every contract check, the event object),
-  and its ratio to the bare `orjson.loads` (goal <= 1.5x);
+  and its ratio to the bare `orjson.loads` (goal <= 1.5x); beside it `decode`, the part of the
+  parser that runs in C (the msgspec typed decode of `events.fastparse`; `match_started` lines,
+  which always take the reference path, by orjson): what is left is the Python around it;
 - the replay `engine.replay.replay` of each match from its parsed events (seq checks, hash chain,
   the game's reducer, settlement), and its ratio to the line parser of the same events
   (goal <= 5x);
@@ -67,9 +69,19 @@ def main() -> None:
         if o["type"] == "match_started":
             game_of[o["match_id"]] = o["game"]
         by_game.setdefault(game_of[o["match_id"]], []).append(raw)
-    print(f"{'game':16} {'events':>7} {'orjson':>7} {'json':>7} {'parser':>7} {'/orjson':>7} "
+    from events.fastparse import _FAST, _TYPE_RE
+
+    def decoders(lines: list[bytes]) -> list[tuple[Callable[[bytes], object], bytes]]:
+        out = []
+        for x in lines:
+            m = _TYPE_RE.search(x)
+            fast = _FAST.get(m.group(1)) if m is not None else None
+            out.append((fast[1] if fast is not None else orjson.loads, x))
+        return out
+
+    print(f"{'game':16} {'events':>7} {'orjson':>7} {'json':>7} {'decode':>7} {'parser':>7} {'/orjson':>7} "
           f"{'replay':>7} {'/parser':>7} {'tables':>7}   (CPU µs per event)")  # fmt: skip
-    totals = dict.fromkeys(("n", "orjson", "json", "parser", "replay", "tables"), 0.0)
+    totals = dict.fromkeys(("n", "orjson", "json", "decode", "parser", "replay", "tables"), 0.0)
     for game, lines in by_game.items():
         evs = [parse_line(x) for x in lines]
         matches: dict[str, list[Any]] = {}
@@ -81,17 +93,19 @@ def main() -> None:
         n = len(lines)
         t_orjson = _best(args.rounds, lambda lines=lines: [orjson.loads(x) for x in lines])
         t_json = _best(args.rounds, lambda lines=lines: [json.loads(x) for x in lines])
+        dec = decoders(lines)
+        t_decode = _best(args.rounds, lambda dec=dec: [d(x) for d, x in dec])
         t_parse = _best(args.rounds, lambda lines=lines: [parse_line(x) for x in lines])
         t_replay = _best(args.rounds, lambda pairs=pairs: [replay(m) for _, m in pairs])
         t_rows = _best(args.rounds, lambda pairs=pairs: build_rows(pairs))
         us = 1e6 / n
-        print(f"{game:16} {n:7d} {t_orjson * us:7.2f} {t_json * us:7.2f} {t_parse * us:7.2f} {t_parse / t_orjson:6.2f}x "
+        print(f"{game:16} {n:7d} {t_orjson * us:7.2f} {t_json * us:7.2f} {t_decode * us:7.2f} {t_parse * us:7.2f} {t_parse / t_orjson:6.2f}x "
               f"{t_replay * us:7.2f} {t_replay / t_parse:6.2f}x {(t_rows - t_replay) * us:7.2f}")  # fmt: skip
-        for k, v in (("n", n), ("orjson", t_orjson), ("json", t_json), ("parser", t_parse), ("replay", t_replay),
+        for k, v in (("n", n), ("orjson", t_orjson), ("json", t_json), ("decode", t_decode), ("parser", t_parse), ("replay", t_replay),
                      ("tables", t_rows - t_replay)):  # fmt: skip
             totals[k] += v
     us = 1e6 / totals["n"]
-    print(f"{'all':16} {int(totals['n']):7d} {totals['orjson'] * us:7.2f} {totals['json'] * us:7.2f} "
+    print(f"{'all':16} {int(totals['n']):7d} {totals['orjson'] * us:7.2f} {totals['json'] * us:7.2f} {totals['decode'] * us:7.2f} "
           f"{totals['parser'] * us:7.2f} {totals['parser'] / totals['orjson']:6.2f}x {totals['replay'] * us:7.2f} "
           f"{totals['replay'] / totals['parser']:6.2f}x {totals['tables'] * us:7.2f}")  # fmt: skip
     print("goals: parser <= 1.5x orjson; every game's replay <= 5x its parser")
