@@ -375,35 +375,6 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
     unit = t.unit
     ranks = t.ranks
     k = t.kick * L
-    if not wild and _zero_based(t):
-        # without wild cards: the starts lo whose ranks lo..lo+L-1 all hold `unit` cards, as bits
-        m = 0
-        for r in ranks:
-            if hand[r] >= unit:
-                m |= 1 << r
-        starts = m
-        for i in range(1, L):
-            starts &= m >> i
-        if min_key >= L - 1:
-            starts &= -1 << (min_key - L + 2)  # hi = lo + L - 1 > min_key
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            lo = low.bit_length() - 1
-            hi = lo + L - 1
-            if not k:
-                c = list(_ZEROS)
-                c[lo : hi + 1] = (unit,) * L
-                yield Move(t.name, L, hi, t.level, tuple(c))
-                continue
-            avail = list(hand)
-            for r in range(lo, hi + 1):
-                avail[r] -= unit
-            for kv in _kickers(t, avail, lo, hi, k, mr, 0):
-                for r in range(lo, hi + 1):
-                    kv[r] += unit
-                yield Move(t.name, L, hi, t.level, tuple(kv))
-        return
     zero_based = _zero_based(t)
     short: list[int] = []
     windows: Iterable[int] = ranks
@@ -441,15 +412,115 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
             yield Move(t.name, L, hi, t.level, tuple(c))
 
 
+@cache
+def _type_plan(mr: MoveRules) -> tuple[tuple[TypeSpec, bool, int], ...]:
+    """Per type of `mr` in order: (type, ranks are 0..n-1, bit mask of its ranks), looked up once
+    per `generate` call instead of hashing each frozen TypeSpec per (type, length)."""
+    return tuple((t, _zero_based(t), _rank_mask(t)) for t in mr.types)
+
+
+def _plain_kicked(
+    hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]
+) -> None:
+    """`_kickers` without wild cards for the main part on lo..lo+L-1, each kicker vector added to
+    the main part as a Move appended to `out`, in `_kickers`'s order (ranks rising; at each rank
+    the most cards first)."""
+    unit = t.unit
+    hi = lo + L - 1
+    name, level = t.name, t.level
+    base = list(_ZEROS)
+    base[lo : hi + 1] = (unit,) * L
+    if t.kick_pairs:
+        disjoint = t.kick_disjoint
+        cands = [
+            r for r in range(BJ_R)
+            if (hand[r] - unit if lo <= r <= hi else hand[r]) >= 2 and not (disjoint and lo <= r <= hi)
+        ]  # fmt: skip
+        for combo in combinations(cands, k):
+            v = list(base)
+            for r in combo:
+                v[r] += 2
+            out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    cap = t.kick_cap
+    ranks: list[int] = []
+    caps: list[int] = []
+    adj = t.kick_no_adjacent_trio
+    for r in range(N_RANKS):
+        if t.kick_disjoint and lo <= r <= hi:
+            continue
+        c = hand[r] - unit if lo <= r <= hi else hand[r]
+        if c > cap:
+            c = cap
+        if adj and (r == lo - 1 or r == hi + 1) and r in t.ranks and c > 2:
+            c = 2
+        if c > 0:
+            ranks.append(r)
+            caps.append(c)
+    n = len(ranks)
+    if k == 1:
+        for r in ranks:
+            v = list(base)
+            v[r] += 1
+            out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    if k == 2:
+        for a in range(n):
+            ra = ranks[a]
+            if caps[a] >= 2:
+                v = list(base)
+                v[ra] += 2
+                out.append(Move(name, L, hi, level, tuple(v)))
+            for b in range(a + 1, n):
+                rb = ranks[b]
+                if no_rocket and ra == BJ_R and rb == RJ_R:
+                    continue
+                v = list(base)
+                v[ra] += 1
+                v[rb] += 1
+                out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + caps[i]
+    v = base
+
+    def rec(i: int, left: int) -> None:
+        if left == 0:
+            if not (no_rocket and v[BJ_R] and v[RJ_R]):
+                out.append(Move(name, L, hi, level, tuple(v)))
+            return
+        if suffix[i] < left:
+            return
+        r = ranks[i]
+        b = v[r]
+        for take in range(min(caps[i], left), -1, -1):
+            v[r] = b + take
+            rec(i + 1, left - take)
+        v[r] = b
+
+    rec(0, k)
+
+
 def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0) -> list[Move]:
     """Every legal move from `hand` (count vector), only those beating `top` when given.
 
     `wild` (default 0): that many extra wild cards may each stand for any rank 3..2 (laizi); the
     moves are then effective moves, each once, and the wild cards used are E - hand where positive.
+    Without wild cards the built-in (zero-based) types take `_plain_kicked`'s path: the same moves
+    in the same order as `_gen_type`.
     """
     out: list[Move] = []
     size = sum(hand) + wild
-    for t in mr.types:
+    ge = [0, 0, 0, 0, 0]
+    if not wild:
+        for r, v in enumerate(hand):
+            if v:
+                bit = 1 << r
+                for u in range(1, (v if v < 4 else 4) + 1):
+                    ge[u] |= bit
+    no_rocket = not mr.kicker_rocket
+    for t, zero_based, rmask in _type_plan(mr):
         if top is not None and not t.level:
             if top.level or t.name != top.type:
                 continue
@@ -463,10 +534,39 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
                     continue
                 if top.level == t.level:
                     min_key = top.key
+        if wild or not zero_based:
+            for L in lens:
+                if t.n_cards(L) > size:
+                    break
+                out.extend(_gen_type(hand, t, L, min_key, mr, wild))
+            continue
+        unit = t.unit
+        m = ge[unit] & rmask
+        if not m:
+            continue
+        k1 = t.kick
+        per = t.n_cards(1)
         for L in lens:
-            if t.n_cards(L) > size:
+            if per * L > size:
                 break
-            out.extend(_gen_type(hand, t, L, min_key, mr, wild))
+            starts = m
+            for i in range(1, L):
+                starts &= m >> i
+            if not starts:
+                break  # a longer chain has no start either
+            if min_key >= L - 1:
+                starts &= -1 << (min_key - L + 2)  # hi = lo + L - 1 > min_key
+            k = k1 * L
+            while starts:
+                low = starts & -starts
+                starts ^= low
+                lo = low.bit_length() - 1
+                if not k:
+                    c = list(_ZEROS)
+                    c[lo : lo + L] = (unit,) * L
+                    out.append(Move(t.name, L, lo + L - 1, t.level, tuple(c)))
+                else:
+                    _plain_kicked(hand, t, L, lo, k, no_rocket, out)
     if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):
         out.append(rocket_move())
     return out
