@@ -152,11 +152,14 @@ def ddz_move_rules(kicker_rocket: bool = False, four_two_solo_pair: bool = True)
 # ---------------------------------------------------------------- helpers
 
 
+_RANK_OF: tuple[int, ...] = tuple(rank_of(i) for i in range(54))
+
+
 def counts_of(card_ids: Iterable[int]) -> Counts:
     """Rank count vector of card ids."""
     c = [0] * N_RANKS
     for x in card_ids:
-        c[rank_of(x)] += 1
+        c[_RANK_OF[x]] += 1
     return tuple(c)
 
 

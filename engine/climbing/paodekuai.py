@@ -138,7 +138,20 @@ def _baodan_active(state: State, seat: int) -> bool:
 
 
 def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
-    return mv.counts_of(hand)
+    return mv.hand_counts(hand)
+
+
+def _evolve(
+    state: State, hands: tuple[tuple[int, ...], ...], turn: int, top: Top | None, passes: int,
+    plays: tuple[int, ...], led: bool, items: tuple[dict[str, Any], ...], bombs: tuple[tuple[int, int], ...],
+    last: dict[str, Any], winner: int | None,
+) -> State:
+    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, by a direct call
+    (replace looks every field up by name: the hot path of a simulation)."""
+    return State(
+        state.rules, state.base, state.first_match, state.dealer, hands, turn, top, passes, plays,
+        led, items, bombs, last, winner, state.forfeiter,
+    )  # fmt: skip
 
 
 class PaoDeKuai:
@@ -219,7 +232,7 @@ class PaoDeKuai:
                 raise Illegal("not_in_hand", f"PDK-R5 seat {seat} does not hold {c}")
             ids.append(cid)
         cards = tuple(sorted(ids))
-        counts = mv.counts_of(cards)
+        counts = mv.hand_counts(cards)
         r = state.rules
         empties = len(cards) == len(hand)
         # section 6 `short_trio_last`: a hand-emptying follow of the top's main part with fewer
@@ -262,17 +275,14 @@ class PaoDeKuai:
             bombs = (*bombs, (seat, move[2]))
             if r.bomb_pay == "immediate":
                 items = items + _bomb_items(state, top)
-        nxt = replace(
-            state, hands=hands, plays=plays, items=items, bombs=bombs, top=top, passes=0, led=True,
-            turn=(seat + 1) % N_SEATS,
-            last={"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
-                  "rank": RANK_NAMES[move[2]]},
-        )  # fmt: skip
+        last = {"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
+                "rank": RANK_NAMES[move[2]]}  # fmt: skip
+        winner = state.winner
         if not left:
-            nxt = replace(nxt, winner=seat)
+            winner = seat
             if move[0] == "bomb" and r.bomb_pay == "if_unbeaten":
-                nxt = replace(nxt, items=nxt.items + _bomb_items(state, top))
-        return nxt
+                items = items + _bomb_items(state, top)
+        return _evolve(state, hands, (seat + 1) % N_SEATS, top, 0, plays, True, items, bombs, last, winner)
 
     def _pass(self, state: State, seat: int) -> State:
         if seat != state.turn:
@@ -291,11 +301,11 @@ class PaoDeKuai:
         turn = (seat + 1) % N_SEATS
         last = {"seat": seat, "action": "pass"}
         if state.passes + 1 < N_SEATS - 1:
-            return replace(state, passes=state.passes + 1, turn=turn, last=last)
+            return _evolve(state, state.hands, turn, top, state.passes + 1, state.plays, state.led, state.items, state.bombs, last, state.winner)
         items = state.items
         if top.move[0] == "bomb" and state.rules.bomb_pay == "if_unbeaten":
             items = items + _bomb_items(state, top)
-        return replace(state, passes=0, top=None, turn=turn, items=items, last=last)
+        return _evolve(state, state.hands, turn, None, 0, state.plays, state.led, items, state.bombs, last, state.winner)
 
     def _forfeit(self, state: State, seat: int) -> State:
         items = state.items

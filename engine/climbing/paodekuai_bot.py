@@ -135,7 +135,7 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
     """The next `play` / `pass` of the seat to act."""
     seat = state.turn
     hand = state.hands[seat]
-    hc = mv.counts_of(hand)
+    hc = mv.hand_counts(hand)
     plays = game.legal_counts(state)
     if not plays:
         return {"type": "pass", "seat": seat}
