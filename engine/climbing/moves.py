@@ -416,10 +416,38 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
 
 
 @cache
-def _type_plan(mr: MoveRules) -> tuple[tuple[TypeSpec, bool, int], ...]:
-    """Per type of `mr` in order: (type, ranks are 0..n-1, bit mask of its ranks), looked up once
-    per `generate` call instead of hashing each frozen TypeSpec per (type, length)."""
-    return tuple((t, _zero_based(t), _rank_mask(t)) for t in mr.types)
+def _gen_plan(
+    mr: MoveRules, top_type: str | None, top_level: int
+) -> tuple[tuple[TypeSpec, bool, int, bool, bool], ...]:
+    """The types `generate` tries against a top of this type and level (None: leading), in the
+    order of `mr.types`: (type, ranks are 0..n-1, its ranks as a mask of one byte per rank, the
+    top's length only, the top's key as the floor). Built once per (rules, top type, level)."""
+    out = []
+    for t in mr.types:
+        mask8 = sum(1 << 8 * r for r in t.ranks)
+        if top_type is not None and not t.level:
+            if top_level or t.name != top_type:
+                continue
+            out.append((t, _zero_based(t), mask8, True, True))
+        elif top_type is not None:
+            if top_level > t.level:
+                continue
+            out.append((t, _zero_based(t), mask8, False, top_level == t.level))
+        else:
+            out.append((t, _zero_based(t), mask8, False, False))
+    return tuple(out)
+
+
+_AT_LEAST = tuple(bytes(1 if v >= u else 0 for v in range(256)) for u in range(5))
+"""`bytes.translate` tables: a count → 1 when it is at least u, else 0 (u = 0..4)."""
+_MAIN: tuple[tuple[tuple[Counts, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_ZEROS[:lo] + (u,) * L + _ZEROS[lo + L :] for lo in range(N_RANKS - L + 1)) if L else ()
+        for L in range(N_RANKS + 1)
+    )
+    for u in range(5)
+)
+"""_MAIN[unit][L][lo]: the counts of `unit` cards on each rank lo..lo+L-1 (a main part alone)."""
 
 
 def _plain_kicked(
@@ -515,28 +543,12 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
     """
     out: list[Move] = []
     size = sum(hand) + wild
-    ge = [0, 0, 0, 0, 0]
-    if not wild:
-        for r, v in enumerate(hand):
-            if v:
-                bit = 1 << r
-                for u in range(1, (v if v < 4 else 4) + 1):
-                    ge[u] |= bit
+    hb = bytes(hand)
     no_rocket = not mr.kicker_rocket
-    for t, zero_based, rmask in _type_plan(mr):
-        if top is not None and not t.level:
-            if top.level or t.name != top.type:
-                continue
-            lens: Iterable[int] = (top.length,)
-            min_key = top.key
-        else:
-            lens = range(t.min_len, t.max_len + 1)
-            min_key = -1
-            if top is not None and t.level:
-                if top.level > t.level:
-                    continue
-                if top.level == t.level:
-                    min_key = top.key
+    plan = _gen_plan(mr, None, 0) if top is None else _gen_plan(mr, top.type, top.level)
+    for t, zero_based, mask8, top_len, top_key in plan:
+        lens: Iterable[int] = (top.length,) if top_len and top is not None else range(t.min_len, t.max_len + 1)
+        min_key = top.key if top_key and top is not None else -1
         if wild or not zero_based:
             for L in lens:
                 if t.n_cards(L) > size:
@@ -544,30 +556,30 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
                 out.extend(_gen_type(hand, t, L, min_key, mr, wild))
             continue
         unit = t.unit
-        m = ge[unit] & rmask
+        # the ranks holding `unit` cards, one byte per rank (bit 8r): chain starts by byte shifts
+        m = int.from_bytes(hb.translate(_AT_LEAST[unit]), "little") & mask8
         if not m:
             continue
         k1 = t.kick
         per = t.n_cards(1)
+        mains = _MAIN[unit]
         for L in lens:
             if per * L > size:
                 break
             starts = m
             for i in range(1, L):
-                starts &= m >> i
+                starts &= m >> 8 * i
             if not starts:
                 break  # a longer chain has no start either
             if min_key >= L - 1:
-                starts &= -1 << (min_key - L + 2)  # hi = lo + L - 1 > min_key
+                starts &= -1 << 8 * (min_key - L + 2)  # hi = lo + L - 1 > min_key
             k = k1 * L
             while starts:
                 low = starts & -starts
                 starts ^= low
-                lo = low.bit_length() - 1
+                lo = (low.bit_length() - 1) >> 3
                 if not k:
-                    c = list(_ZEROS)
-                    c[lo : lo + L] = (unit,) * L
-                    out.append(Move(t.name, L, lo + L - 1, t.level, tuple(c)))
+                    out.append(Move(t.name, L, lo + L - 1, t.level, mains[L][lo]))
                 else:
                     _plain_kicked(hand, t, L, lo, k, no_rocket, out)
     if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):
