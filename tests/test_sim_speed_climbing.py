@@ -2,6 +2,8 @@
 
 - `moves.generate` without wild cards (bit-mask chain starts, `_plain_kicked`) lists the same moves
   in the same order as the general window search `_gen_type` run with no wild card.
+- The Dou Dizhu bot's `split` (kickers attached from the groups' kinds) gives the same moves in the
+  same order as the count-vector `attach_kickers` it replaced.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable
 
 import pytest
 
+from engine.climbing import bot
 from engine.climbing.moves import (
     BJ_R,
     LEVEL_ROCKET,
@@ -19,6 +22,7 @@ from engine.climbing.moves import (
     Move,
     MoveRules,
     _gen_type,
+    classify,
     ddz_move_rules,
     generate,
     rocket_move,
@@ -81,3 +85,73 @@ def test_generate_equals_the_general_search(name: str, mr: MoveRules, seed: int)
         other = generate(_hand(rng.sample(deck, 17)), mr)
         for top in rng.sample(other, min(12, len(other))):
             assert generate(hand, mr, top) == _ref_generate(hand, mr, top)
+
+
+# ---------------------------------------------------------------- Dou Dizhu split
+
+
+def _ref_attach(groups: list[list[int]], mr: MoveRules) -> list[Move]:
+    """The count-vector `attach_kickers` as it was."""
+    solos = sorted((g for g in groups if sum(g) == 1 and max(g) == 1 and (g.index(1) < 12)), key=lambda g: g.index(1))
+    pairs = sorted((g for g in groups if max(g) == 2 and sum(g) == 2 and g.index(2) < 12), key=lambda g: g.index(2))
+    used: set[int] = set()
+    out: list[Move] = []
+    bodies = [g for g in groups if max(g) == 3 and all(v in (0, 3) for v in g)]
+    for body in sorted(bodies, key=lambda g: g.index(3)):
+        L = sum(body) // 3
+        done = False
+        for pool in (solos, pairs):
+            free = [g for g in pool if id(g) not in used]
+            if len(free) >= L:
+                take = free[:L]
+                c = [a + sum(t[i] for t in take) for i, a in enumerate(body)]
+                mv = classify(tuple(c), mr)
+                if mv is not None:
+                    used.update(id(t) for t in take)
+                    used.add(id(body))
+                    out.append(mv)
+                    done = True
+                    break
+        if not done:
+            used.add(id(body))
+            mv = classify(tuple(body), mr)
+            if mv is not None:
+                out.append(mv)
+    for g in groups:
+        if id(g) in used:
+            continue
+        mv = classify(tuple(g), mr)
+        if mv is not None:
+            out.append(mv)
+        else:  # cannot happen for skeleton groups; fall back to solos
+            for r, v in enumerate(g):
+                for _ in range(v):
+                    one = [0] * 15
+                    one[r] = 1
+                    out.append(Move("solo", 1, r, 0, tuple(one)))
+    return out
+
+
+def _ref_group_counts(g: tuple[str, int, int]) -> list[int]:
+    kind, lo, hi = g
+    c = [0] * 15
+    if kind == "rocket":
+        c[BJ_R] = c[RJ_R] = 1
+        return c
+    unit = {"solo": 1, "pair": 2, "trio": 3, "bomb": 4, "chain1": 1, "chain2": 2, "chain3": 3}[kind]
+    for r in range(lo, hi + 1):
+        c[r] = unit
+    return c
+
+
+@pytest.mark.parametrize(("name", "mr"), _RULES)
+@pytest.mark.parametrize("seed", range(60))
+def test_split_equals_the_count_vector_attach(name: str, mr: MoveRules, seed: int) -> None:
+    rng = random.Random(seed)
+    deck = _PDK_DECK if name == "pdk" else _DDZ_DECK
+    mins = (5, 2, 2) if name == "pdk" else (5, 3, 2)
+    for size in (3, 6, 9, 12, 15, 17, 20):
+        hand = _hand(rng.sample(deck, size))
+        groups = bot._best_split(hand, 11, mins)[1]
+        want = _ref_attach([_ref_group_counts(g) for g in groups], mr)
+        assert bot.split(hand, mr, 11, mins) == want
