@@ -99,28 +99,36 @@ def _may_read(N: Counts, m: int, mr: MoveRules) -> bool:
     """A necessary condition for N plus m wild cards to read as one move (a cheap filter before
     trying every declaration): some (type, length) of that many cards has a window of main ranks
     that the wild cards can complete, and the plain ranks outside the window fit in its kickers
-    (each kicker unit, a single card or a pair, covers one rank)."""
+    (each kicker unit, a single card or a pair, covers one rank). Each window's shortfall and
+    plain ranks come from prefix sums (a rank outside the type's ranks, or a joker short of the
+    unit, costs more than m)."""
     size = sum(N) + m
-    present = [r for r in range(N_RANKS) if N[r]]
-    for t, L in _by_size(mr).get(size, ()):
+    cands = _by_size(mr).get(size)
+    if not cands:
+        return False
+    present = [0]
+    for v in N:
+        present.append(present[-1] + (1 if v else 0))
+    n_present = present[-1]
+    for t, L in cands:
         unit = t.unit
         n_kick = t.kick * L
         allowed = t.ranks
+        short = [0]
+        for r, v in enumerate(N):
+            if r not in allowed or (r >= 13 and v < unit):
+                cost = m + 1
+            else:
+                cost = unit - v if v < unit else 0
+            short.append(short[-1] + cost)
+        top_rank = allowed[-1]
         for lo in allowed:
             hi = lo + L - 1
-            if hi > allowed[-1]:
+            if hi > top_rank:
                 break
-            need = 0
-            for r in range(lo, hi + 1):
-                if r not in allowed or (r >= 13 and N[r] < unit):
-                    need = m + 1
-                    break
-                if N[r] < unit:
-                    need += unit - N[r]
-            if need > m:
+            if short[hi + 1] - short[lo] > m:
                 continue
-            outside = sum(1 for r in present if r < lo or r > hi)
-            if outside <= n_kick:
+            if n_present - (present[hi + 1] - present[lo]) <= n_kick:
                 return True
     return False
 
