@@ -197,6 +197,12 @@ def _by_size(mr: MoveRules) -> dict[int, tuple[tuple[TypeSpec, int], ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+@cache
+def _by_size8(mr: MoveRules) -> dict[int, tuple[tuple[TypeSpec, int, int], ...]]:
+    """`_by_size` with each type's ranks as a mask of one byte per rank: (type, length, mask)."""
+    return {n: tuple((t, L, sum(1 << 8 * r for r in t.ranks)) for t, L in v) for n, v in _by_size(mr).items()}
+
+
 def _kick_ok(t: TypeSpec, rem: list[int], lo: int, hi: int, mr: MoveRules) -> bool:
     """Do the leftover counts `rem` form valid kickers for a main part on ranks lo..hi?"""
     if t.kick_disjoint:
@@ -234,8 +240,9 @@ def _rank_mask(t: TypeSpec) -> int:
 def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
     """Every reading of a play's rank counts (empty list: not a legal move).
 
-    Bit masks: `ge[u]` has bit r when rank r has at least u cards; the valid chain starts of a
-    (type, L) are the bits of ge[unit] & ge[unit] >> 1 & … & ge[unit] >> (L - 1).
+    Masks of one byte per rank: `ge` has byte r = 1 when rank r has at least `unit` cards (one
+    `bytes.translate`); the valid chain starts of a (type, L) are the set bytes of
+    ge & ge >> 8 & … & ge >> 8 (L - 1).
     """
     n = sum(counts)
     out: list[Move] = []
@@ -243,25 +250,20 @@ def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
         out.append(rocket_move())
         if not mr.kicker_rocket:
             return out
-    cands = _by_size(mr).get(n)
+    cands = _by_size8(mr).get(n)
     if not cands:
         return out
-    ge = [0, 0, 0, 0, 0]
-    for r, v in enumerate(counts):
-        if v:
-            bit = 1 << r
-            for u in range(1, (v if v < 4 else 4) + 1):
-                ge[u] |= bit
-    for t, L in cands:
+    hb = bytes(counts)
+    for t, L, mask8 in cands:
         unit = t.unit
-        m = ge[unit] & _rank_mask(t)
+        m = int.from_bytes(hb.translate(_AT_LEAST[unit]), "little") & mask8
         starts = m
         for i in range(1, L):
-            starts &= m >> i
+            starts &= m >> 8 * i
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = low.bit_length() - 1
+            lo = (low.bit_length() - 1) >> 3
             hi = lo + L - 1
             if t.kick == 0:
                 out.append(Move(t.name, L, hi, t.level, counts))
@@ -374,11 +376,16 @@ def _zero_based(t: TypeSpec) -> bool:
 _ZEROS = (0,) * N_RANKS
 
 
-def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0) -> Iterator[Move]:
+def _gen_type(
+    hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0, zero_based: bool | None = None
+) -> Iterator[Move]:
+    """The moves of type `t` and length L from `hand` (with up to `wild` wild cards) whose key is
+    above `min_key`, by a window search; `zero_based`: `_zero_based(t)` when the caller has it."""
     unit = t.unit
     ranks = t.ranks
     k = t.kick * L
-    zero_based = _zero_based(t)
+    if zero_based is None:
+        zero_based = _zero_based(t)
     short: list[int] = []
     windows: Iterable[int] = ranks
     if zero_based:
@@ -553,7 +560,7 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
             for L in lens:
                 if t.n_cards(L) > size:
                     break
-                out.extend(_gen_type(hand, t, L, min_key, mr, wild))
+                out.extend(_gen_type(hand, t, L, min_key, mr, wild, zero_based))
             continue
         unit = t.unit
         # the ranks holding `unit` cards, one byte per rank (bit 8r): chain starts by byte shifts
