@@ -87,12 +87,16 @@ _AT1, _AT2, _AT3 = (_at_least(u) for u in (1, 2, 3))
 
 def _chains(b: bytes) -> tuple[int, ...]:
     """The packed chains worth trying in hand `b` (longest of each run first): straights (5+), pair
-    straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top."""
+    straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top.
+    Without two adjacent ranks of 2+ cards there is no pair straight nor plane, and without five
+    adjacent ranks no straight: most hands stop at these two byte searches."""
     low = b[: mv.CHAIN_TOP + 1]
+    p1 = low.translate(_AT1)
+    p2 = low.translate(_AT2)
+    if b"\1\1" not in p2:
+        return _chain_masks(p1, 1, 5) if b"\1\1\1\1\1" in p1 else ()
     return (
-        _chain_masks(low.translate(_AT1), 1, 5)
-        + _chain_masks(low.translate(_AT2), 2, 2)
-        + _chain_masks(low.translate(_AT3), 3, 2)
+        _chain_masks(p1, 1, 5) + _chain_masks(p2, 2, 2) + _chain_masks(low.translate(_AT3), 3, 2)
     )  # = the (unit, least) of _UNITS in order
 
 
@@ -106,6 +110,8 @@ def _moves_left(x: int) -> int:
     if best <= 1:
         return best
     chains = _chains(b)
+    if not chains:
+        return best
     if x in chains:
         return 1
     for s in chains:
