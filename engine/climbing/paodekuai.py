@@ -31,7 +31,7 @@ is positive (events.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -135,6 +135,17 @@ def describe(move: mv.Reading) -> str:
 def _baodan_active(state: State, seat: int) -> bool:
     """PDK-R10: the next seat holds exactly one card."""
     return state.rules.baodan and len(state.hands[(seat + 1) % N_SEATS]) == 1
+
+
+def _baodan_filter(
+    state: State, seat: int, hand_counts: tuple[int, ...], plays: Sequence[tuple[int, ...]]
+) -> Sequence[tuple[int, ...]]:
+    """PDK-R10 报单: the plays allowed while the next seat holds one card (a solo must be the
+    seat's highest card); `plays` itself otherwise."""
+    if not _baodan_active(state, seat):
+        return plays
+    high = mv.highest_rank(hand_counts)
+    return [c for c in plays if sum(c) != 1 or c.index(1) == high]
 
 
 def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -363,14 +374,7 @@ class PaoDeKuai:
         """Count vectors of every play that would be legal now for `seat` following the top move."""
         assert state.top is not None  # only called while following
         counts = _hand_counts(state.hands[seat])
-        for c in mv.beating_counts(counts, state.top.move, state.rules.short_trio_last):
-            if self._baodan_ok(state, seat, counts, c):
-                yield c
-
-    def _baodan_ok(self, state: State, seat: int, hand_counts: tuple[int, ...], play: tuple[int, ...]) -> bool:
-        if sum(play) != 1 or not _baodan_active(state, seat):
-            return True
-        return play.index(1) == mv.highest_rank(hand_counts)
+        yield from _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
 
     def legal_counts(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act, as rank-count vectors (the bot's candidates)."""
@@ -380,10 +384,10 @@ class PaoDeKuai:
         if state.top is not None:
             return list(self._beating_plays(state, seat))
         counts = _hand_counts(state.hands[seat])
-        need3s = state.rules.first_play_3s and state.first_match and not state.led
-        return [
-            c for c in mv.all_counts(counts) if not (need3s and c[0] == 0) and self._baodan_ok(state, seat, counts, c)
-        ]
+        plays: Sequence[tuple[int, ...]] = mv.all_counts(counts)
+        if state.rules.first_play_3s and state.first_match and not state.led:
+            plays = [c for c in plays if c[0]]  # PDK-R4: the first play contains 3s
+        return list(_baodan_filter(state, seat, counts, plays))
 
     def legal_plays(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act as card ids (the lowest cards of each rank)."""
