@@ -53,7 +53,6 @@ R27_TYPE_ORDER = (
     "four_two_solo", "trio_pair", "trio_solo", "trio", "pair", "solo",
 )  # fmt: skip
 _TYPE_RANK = {t: i for i, t in enumerate(R27_TYPE_ORDER)}
-_RANKS = tuple(range(N_RANKS))
 _BOMB_GEN_TOP = Move("soft_bomb", 1, -1, LEVEL_SOFT, (0,) * N_RANKS)
 
 
@@ -239,16 +238,37 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
         return out
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
     out = []
+    nx = int.from_bytes(bytes(N), "little")
     for mv in generate(N, mr, gen_top, wild=m):
         E = mv.counts
-        # the laizi stand-ins S: rank r once per card of E above the hand's own N[r]
-        S = [r for r, e, have in zip(_RANKS, E, N, strict=True) if e > have for _ in range(e - have)]
-        if len(S) > m or max(E) > 4:
+        eb = bytes(E)
+        # the laizi stand-ins S: rank r once per card of E above the hand's own N[r] (each byte of
+        # the difference is 0x80 + E[r] - N[r]; the positive parts index a table of S)
+        above = ((int.from_bytes(eb, "little") | _HIGH8) - nx).to_bytes(N_RANKS, "little").translate(_ABOVE)
+        S = _STAND_INS.get(above)
+        if S is None:
+            S = _stand_ins(above)
+        if len(S) > m or max(eb) > 4:
             continue
         n_plain = sum(E) - len(S)  # each rank gives min(E[r], N[r]) plain cards
         if n_plain == 0 and any(r != lr for r in S):
             continue
         mv2 = _relabel(mv, n_plain, len(S))
         if top is None or beats(mv2, top):
-            out.append(Reading(mv2, tuple(S)))
+            out.append(Reading(mv2, S))
     return out
+
+
+_HIGH8 = int.from_bytes(b"\x80" * N_RANKS, "little")
+_ABOVE = bytes(v - 0x80 if 0x80 < v < 0x90 else 0 for v in range(256))
+"""`bytes.translate` table: a byte 0x80 + d → d when d > 0, else 0 (d = E[r] - N[r] in -4..4)."""
+_STAND_INS: dict[bytes, tuple[int, ...]] = {}
+
+
+def _stand_ins(above: bytes) -> tuple[int, ...]:
+    """The ranks that laizi stand for, from the count above the hand of each rank (cached: a few
+    thousand at most, multisets of at most 4 laizi)."""
+    S = tuple(r for r, d in enumerate(above) for _ in range(d))
+    if len(_STAND_INS) < 1 << 14:
+        _STAND_INS[above] = S
+    return S
