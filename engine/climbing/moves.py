@@ -412,6 +412,9 @@ def _gen_type(
                     cost = wild + 1 if r >= BJ_R else cost + unit - hand[r]
             if cost > wild:
                 continue
+        if not k:  # the main part alone (= the one empty kicker vector of `_kickers`)
+            yield Move(t.name, L, hi, t.level, _MAIN[unit][L][lo])
+            continue
         avail = list(hand)
         for r in range(lo, hi + 1):
             avail[r] = max(0, avail[r] - unit)
