@@ -27,7 +27,7 @@ API (stable):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -94,17 +94,16 @@ def judge(N: Counts, S: Sequence[int], lr: int, mr: MoveRules) -> Move | None:
     return _relabel(mv, n_plain, len(S))
 
 
-def _may_read(N: Counts, m: int, mr: MoveRules) -> bool:
-    """A necessary condition for N plus m wild cards to read as one move (a cheap filter before
-    trying every declaration): some (type, length) of that many cards has a window of main ranks
-    that the wild cards can complete, and the plain ranks outside the window fit in its kickers
-    (each kicker unit, a single card or a pair, covers one rank). Each window's shortfall and
-    plain ranks come from prefix sums (a rank outside the type's ranks, or a joker short of the
-    unit, costs more than m)."""
+def _windows(N: Counts, m: int, mr: MoveRules) -> Iterator[tuple[int, int, int, int]]:
+    """The main windows that N plus m wild cards might read with, as (unit, lo, hi, laizi needed):
+    some (type, length) of that many cards has a window of main ranks that the wild cards can
+    complete, and the plain ranks outside the window fit in its kickers (each kicker unit, a
+    single card or a pair, covers one rank). Each window's shortfall and plain ranks come from
+    prefix sums (a rank outside the type's ranks, or a joker short of the unit, costs more than m)."""
     size = sum(N) + m
     cands = _by_size(mr).get(size)
     if not cands:
-        return False
+        return
     present = [0]
     for v in N:
         present.append(present[-1] + (1 if v else 0))
@@ -125,11 +124,27 @@ def _may_read(N: Counts, m: int, mr: MoveRules) -> bool:
             hi = lo + L - 1
             if hi > top_rank:
                 break
-            if short[hi + 1] - short[lo] > m:
+            need = short[hi + 1] - short[lo]
+            if need > m:
                 continue
             if n_present - (present[hi + 1] - present[lo]) <= n_kick:
-                return True
-    return False
+                yield unit, lo, hi, need
+
+
+def _declarations(N: Counts, m: int, mr: MoveRules) -> Iterable[tuple[int, ...]]:
+    """The declarations (multisets of m ranks 3..2 where N has fewer than 4 cards, ascending) worth
+    trying, in the order of `combinations_with_replacement`: a reading completes the main part of
+    one of the `_windows`, so its declaration holds that window's shortfall plus any other ranks.
+    Every declaration when a window needs no laizi; none when there is no window."""
+    room = [r for r in range(13) if N[r] < 4]
+    found: set[tuple[int, ...]] = set()
+    for unit, lo, hi, need in _windows(N, m, mr):
+        if need == 0:
+            return combinations_with_replacement(room, m)
+        short = tuple(r for r in range(lo, hi + 1) if N[r] < unit for _ in range(unit - N[r]))
+        for extra in combinations_with_replacement(room, m - need):
+            found.add(tuple(sorted(short + extra)))
+    return sorted(found)
 
 
 def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
@@ -147,10 +162,7 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
     if n_plain == 0:
         choices = [(lr,) * m]
     else:
-        if not _may_read(N, m, mr):
-            return out
-        room = [r for r in range(13) if N[r] < 4]
-        choices = combinations_with_replacement(room, m)  # type: ignore[assignment]
+        choices = _declarations(N, m, mr)  # type: ignore[assignment]
     E = list(N)
     for S in choices:
         for r in S:
