@@ -4,16 +4,20 @@
   in the same order as the general window search `_gen_type` run with no wild card.
 - The Dou Dizhu bot's `split` (kickers attached from the groups' kinds) gives the same moves in the
   same order as the count-vector `attach_kickers` it replaced.
+- Laizi: `readings` (declarations from the possible main windows only) equals trying every
+  declaration; `laizi_moves` (stand-ins from a packed difference) equals the per-rank formula.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import combinations_with_replacement
 
 import pytest
 
 from engine.climbing import bot
+from engine.climbing.laizi import Reading, _relabel, laizi_moves, readings
 from engine.climbing.moves import (
     BJ_R,
     LEVEL_ROCKET,
@@ -22,6 +26,7 @@ from engine.climbing.moves import (
     Move,
     MoveRules,
     _gen_type,
+    beats,
     classify,
     ddz_move_rules,
     generate,
@@ -155,3 +160,71 @@ def test_split_equals_the_count_vector_attach(name: str, mr: MoveRules, seed: in
         groups = bot._best_split(hand, 11, mins)[1]
         want = _ref_attach([_ref_group_counts(g) for g in groups], mr)
         assert bot.split(hand, mr, 11, mins) == want
+
+
+# ---------------------------------------------------------------- laizi
+
+
+def _ref_readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None) -> list[Reading]:
+    """Every declaration tried, in `combinations_with_replacement` order."""
+    n_plain = sum(N)
+    choices = [(lr,) * m] if n_plain == 0 else combinations_with_replacement([r for r in range(13) if N[r] < 4], m)
+    out = []
+    for S in choices:
+        E = list(N)
+        for r in S:
+            E[r] += 1
+        if max(E) <= 4 and (mv := classify(tuple(E), mr)) is not None:
+            mv = _relabel(mv, n_plain, m)
+            if top is None or beats(mv, top):
+                out.append(Reading(mv, S))
+    return out
+
+
+def _ref_laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None) -> list[Reading]:
+    """`laizi_moves` with the stand-ins by the per-rank formula it had (m > 0)."""
+    gen_top = Move("soft_bomb", 1, -1, 1, (0,) * 15) if top is not None and top.level else top
+    out = []
+    for mv in generate(N, mr, gen_top, wild=m):
+        E = mv.counts
+        S = [r for r, e, have in zip(range(15), E, N, strict=True) if e > have for _ in range(e - have)]
+        if len(S) > m or max(E) > 4:
+            continue
+        n_plain = sum(E) - len(S)
+        if n_plain == 0 and any(r != lr for r in S):
+            continue
+        mv2 = _relabel(mv, n_plain, len(S))
+        if top is None or beats(mv2, top):
+            out.append(Reading(mv2, tuple(S)))
+    return out
+
+
+@pytest.mark.parametrize("mr", [ddz_move_rules(), ddz_move_rules(True, False)])
+@pytest.mark.parametrize("seed", range(8))
+def test_laizi_readings_and_moves_equal_the_plain_search(mr: MoveRules, seed: int) -> None:
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(50):
+        lr = rng.randrange(13)
+        m = rng.randint(1, 4)
+        deck = [r for r in _DDZ_DECK if r != lr]
+        if rng.random() < 0.6:  # near-shapes (chains, planes with wings, fours with kickers): readings exist
+            L, unit = rng.randint(1, 6), rng.randint(1, 4)
+            lo = rng.randrange(0, 13 - L)
+            cards = [r for r in range(lo, lo + L) if r != lr for _ in range(unit)]
+            if cards:
+                cards = rng.sample(cards, max(1, len(cards) - rng.randint(0, m)))
+            cards += rng.sample(deck, rng.randint(1, 4))
+        else:
+            cards = rng.sample(deck, rng.randint(1, 20 - m))
+        N = _hand(cards)
+        if max(N) > 4 or sum(N) + m > 20:
+            continue
+        got = readings(N, m, lr, mr)
+        assert got == _ref_readings(N, m, lr, mr, None)
+        found += bool(got)
+        tops = [rd.move for rd in laizi_moves(_hand(rng.sample(deck, 12)), 1, lr, mr)]
+        for top in [None, *rng.sample(tops, min(4, len(tops)))]:
+            assert readings(N, m, lr, mr, top) == _ref_readings(N, m, lr, mr, top)
+            assert laizi_moves(N, m, lr, mr, top) == _ref_laizi_moves(N, m, lr, mr, top)
+    assert found  # the cases did exercise hands that read as a move
