@@ -240,12 +240,16 @@ def move_of(
 
 
 def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
-    """Moves playable from a hand (non-laizi counts N, m laizi), each with its `as`."""
+    """Moves playable from a hand (non-laizi counts N, m laizi), each with its `as`.
+
+    Against a plain top the generator gives only moves of its type and length with a higher key,
+    which beat it: `beats` is asked about bombs only."""
     if m == 0:
         out = []
         for mv in generate(N, mr, _BOMB_GEN_TOP if top is not None and top.level else top):
-            mv = _relabel(mv, 1, 0)
-            if top is None or beats(mv, top):
+            if mv.type == "bomb":
+                mv = _relabel(mv, 1, 0)
+            if top is None or not (mv.level or top.level) or beats(mv, top):
                 out.append(Reading(mv, ()))
         return out
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
@@ -265,8 +269,8 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
         n_plain = sum(E) - len(S)  # each rank gives min(E[r], N[r]) plain cards
         if n_plain == 0 and any(r != lr for r in S):
             continue
-        mv2 = _relabel(mv, n_plain, len(S))
-        if top is None or beats(mv2, top):
+        mv2 = _relabel(mv, n_plain, len(S)) if mv.type == "bomb" else mv
+        if top is None or not (mv2.level or top.level) or beats(mv2, top):
             out.append(Reading(mv2, S))
     return out
 
