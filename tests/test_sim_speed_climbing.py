@@ -6,6 +6,7 @@
   same order as the count-vector `attach_kickers` it replaced.
 - Laizi: `readings` (declarations from the possible main windows only) equals trying every
   declaration; `laizi_moves` (stand-ins from a packed difference) equals the per-rank formula.
+- `bot._mask_counts` (nibble tables) equals counting the cards one by one.
 """
 
 from __future__ import annotations
@@ -228,3 +229,21 @@ def test_laizi_readings_and_moves_equal_the_plain_search(mr: MoveRules, seed: in
             assert readings(N, m, lr, mr, top) == _ref_readings(N, m, lr, mr, top)
             assert laizi_moves(N, m, lr, mr, top) == _ref_laizi_moves(N, m, lr, mr, top)
     assert found  # the cases did exercise hands that read as a move
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mask_counts_equal_the_card_by_card_count(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(200):
+        ids = rng.sample(range(54), rng.randint(0, 20))
+        lr = rng.randrange(-1, 13)
+        mask = sum(1 << i for i in ids)
+        c = [0] * 15
+        m = 0
+        for i in ids:
+            r = i >> 2 if i < 52 else i - 39
+            if r == lr:
+                m += 1
+            else:
+                c[r] += 1
+        assert bot._mask_counts(mask, lr) == (tuple(c), m)

@@ -290,13 +290,22 @@ def strength(counts: Counts, m_laizi: int = 0) -> float:
 _NIBBLE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(4) if n >> b & 1) for n in range(16))
 
 
+_RANKS52 = (1 << 52) - 1
+_POP_LO = bytes((v & 15).bit_count() for v in range(256))
+_POP_HI = bytes((v >> 4).bit_count() for v in range(256))
+"""`bytes.translate` tables: the cards in a byte's low / high nibble (one rank of a hand mask)."""
+
+
 @lru_cache(maxsize=1 << 14)
 def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     """(non-laizi rank counts, number of laizi cards) of a hand bit mask (card id = rank * 4 + suit,
     52 = BJ, 53 = RJ; `lr` the laizi rank or -1): `DouDizhu.hand_counts` from the mask, cached."""
-    c = [((mask >> (4 * r)) & 15).bit_count() for r in range(13)]
-    c.append(mask >> 52 & 1)
-    c.append(mask >> 53 & 1)
+    b = (mask & _RANKS52).to_bytes(7, "little")  # two ranks a byte: r in the low nibble, r + 1 high
+    c = bytearray(15)
+    c[0:14:2] = b.translate(_POP_LO)
+    c[1:14:2] = b.translate(_POP_HI)
+    c[13] = mask >> 52 & 1
+    c[14] = mask >> 53 & 1
     m = 0
     if lr >= 0:
         m = c[lr]
