@@ -6,7 +6,8 @@
   same order as the count-vector `attach_kickers` it replaced.
 - Laizi: `readings` (declarations from the possible main windows only) equals trying every
   declaration; `laizi_moves` (stand-ins from a packed difference) equals the per-rank formula.
-- `bot._mask_counts` (nibble tables) equals counting the cards one by one.
+- `bot._mask_counts` (nibble tables) equals counting the cards one by one; `bot._payload` (name
+  tables) is the game's `play_payload` for every playable reading.
 """
 
 from __future__ import annotations
@@ -247,3 +248,22 @@ def test_mask_counts_equal_the_card_by_card_count(seed: int) -> None:
             else:
                 c[r] += 1
         assert bot._mask_counts(mask, lr) == (tuple(c), m)
+
+
+@pytest.mark.parametrize("game_id", ["ddz", "ddz_laizi"])
+def test_bot_payload_is_the_games_play_payload(game_id: str) -> None:
+    from engine.registry import get_game
+    from engine.sim.simulate import simulate_match
+
+    game = get_game(game_id)
+    seen = 0
+    for i in range(12):
+        events = simulate_match(game_id, {}, 4, i, chain=False)
+        state = game.start(events[0], events[1], game.parse_rules({}))
+        for ev in events[2:-1]:
+            if state.phase == "play":
+                for rd in game.moves_for(state, state.turn, state.top):
+                    assert bot._payload(state, state.turn, rd) == game.play_payload(state, state.turn, rd)
+                    seen += 1
+            state = game.apply(state, ev)
+    assert seen > 100

@@ -313,28 +313,43 @@ def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     return tuple(c), m
 
 
+_LOW_NAMES: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(CARD_NAME[4 * r + b] for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
+    for r in range(13)
+)
+"""_LOW_NAMES[r][nibble][k]: the names of the k lowest cards of rank r held (the hand mask's
+nibble of rank r), fewer when the hand holds fewer."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_needs(counts: Counts) -> tuple[tuple[int, int], ...]:
+    """(rank, count) of each rank a move uses, rising."""
+    return tuple((r, k) for r, k in enumerate(counts) if k)
+
+
 def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
     """`DouDizhu.play_payload` on the hand mask: the lowest card ids of each rank, laizi cards for
     the `as` entries (in rank order, then the laizi cards)."""
     mask = st.hands[seat]
-    need = list(rd.move.counts)
-    for r in rd.as_:
-        need[r] -= 1
-    ids: list[int] = []
-    for r, k in enumerate(need):
-        if k:
-            if r < 13:
-                base = 4 * r
-                ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][:k])
-            else:
-                ids.append(39 + r)
+    if rd.as_:
+        need = list(rd.move.counts)
+        for r in rd.as_:
+            need[r] -= 1
+        needs: Any = _rank_needs(tuple(need))
+    else:
+        needs = _rank_needs(rd.move.counts)
+    cards: list[str] = []
+    for r, k in needs:
+        if r < 13:
+            cards.extend(_LOW_NAMES[r][(mask >> 4 * r) & 15][k])
+        else:
+            cards.append(CARD_NAME[39 + r])
     if rd.as_:
         lr = st.laizi
         assert lr is not None
-        base = 4 * lr
-        ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][: len(rd.as_)])
-        return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids], "as": rd.as_names()}
-    return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids]}
+        cards.extend(_LOW_NAMES[lr][(mask >> 4 * lr) & 15][len(rd.as_)])
+        return {"type": "play", "seat": seat, "cards": cards, "as": rd.as_names()}
+    return {"type": "play", "seat": seat, "cards": cards}
 
 
 def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str, Any]:
