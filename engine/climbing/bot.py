@@ -262,6 +262,8 @@ def _n_groups_bytes(b: bytes) -> int:
     high = b[_DDZ_TOP:]
     n = _HIGH_N.get(high)
     if n is None:
+        if len(_HIGH_N) >= 1 << 10:
+            _HIGH_N.clear()
         n = _HIGH_N[high] = _high_split(tuple(high), _DDZ_TOP)[0]
     for run in b[:_DDZ_TOP].split(b"\0"):
         if run:
