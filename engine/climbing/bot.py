@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import CARD_NAME
 from engine.climbing.laizi import Reading, best_reading, laizi_moves, readings
 from engine.climbing.moves import (
+    _MAIN,
     BJ_R,
     RJ_R,
+    ROCKET_COUNTS,
     Counts,
     Move,
     classify,
@@ -159,15 +161,12 @@ def _best_split(
 _UNIT = {"solo": 1, "pair": 2, "trio": 3, "bomb": 4, "chain1": 1, "chain2": 2, "chain3": 3}
 
 
-def _group_counts(g: tuple[str, int, int]) -> list[int]:
+def _group_counts(g: tuple[str, int, int]) -> Counts:
+    """The rank counts of one skeleton group (a constant table's entry)."""
     kind, lo, hi = g
-    c = [0] * 15
     if kind == "rocket":
-        c[BJ_R] = c[RJ_R] = 1
-        return c
-    for r in range(lo, hi + 1):
-        c[r] = _UNIT[kind]
-    return c
+        return ROCKET_COUNTS
+    return _MAIN[_UNIT[kind]][hi - lo + 1][lo]
 
 
 def split(
@@ -180,44 +179,61 @@ def split(
     """
     mr = mr or ddz_move_rules()
     _, groups = _best_split(tuple(counts), chain_top, mins)
-    return attach_kickers([_group_counts(g) for g in groups], mr)
+    return attach_kickers(groups, mr)
 
 
-def attach_kickers(groups: list[list[int]], mr: Any) -> list[Move]:
-    """Trios/planes take the lowest solos (or pairs) as kickers when the result is a legal move."""
-    solos = sorted((g for g in groups if sum(g) == 1 and max(g) == 1 and (g.index(1) < 12)), key=lambda g: g.index(1))
-    pairs = sorted((g for g in groups if max(g) == 2 and sum(g) == 2 and g.index(2) < 12), key=lambda g: g.index(2))
-    used: set[int] = set()
-    out: list[Move] = []
-    bodies = [g for g in groups if max(g) == 3 and all(v in (0, 3) for v in g)]
-    for body in sorted(bodies, key=lambda g: g.index(3)):
-        L = sum(body) // 3
-        done = False
-        for pool in (solos, pairs):
-            free = [g for g in pool if id(g) not in used]
-            if len(free) >= L:
-                take = free[:L]
-                c = [a + sum(t[i] for t in take) for i, a in enumerate(body)]
-                mv = classify(tuple(c), mr)
-                if mv is not None:
-                    used.update(id(t) for t in take)
-                    used.add(id(body))
-                    out.append(mv)
-                    done = True
-                    break
-        if not done:
-            used.add(id(body))
-            mv = classify(tuple(body), mr)
-            if mv is not None:
-                out.append(mv)
-    for g in groups:
-        if id(g) in used:
+def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
+    """Trios/planes take the lowest solos (or pairs) as kickers when the result is a legal move.
+
+    Read from the groups' kinds (kind, lo, hi): a solo is one card below the 2 (a unit-1 group on
+    one rank), a pair two cards of one rank below the 2, a body a unit-3 group (trio or plane);
+    kickers are taken in rank order (tests/test_sim_speed_climbing.py compares the count-vector
+    version it replaced)."""
+    solos: list[int] = []
+    pairs: list[int] = []
+    bodies: list[int] = []
+    for i, (kind, lo, hi) in enumerate(groups):
+        if kind == "rocket":
             continue
-        mv = classify(tuple(g), mr)
+        unit = _UNIT[kind]
+        if unit == 3:
+            bodies.append(i)
+        elif lo == hi and lo < 12 and unit < 3:
+            (solos if unit == 1 else pairs).append(i)
+    out: list[Move] = []
+    used: set[int] = set()
+    if bodies:
+        solos.sort(key=lambda i: groups[i][1])
+        pairs.sort(key=lambda i: groups[i][1])
+        bodies.sort(key=lambda i: groups[i][1])
+        for b in bodies:
+            _, lo, hi = groups[b]
+            L = hi - lo + 1
+            body = _group_counts(groups[b])
+            used.add(b)
+            for pool, unit in ((solos, 1), (pairs, 2)):
+                free = [g for g in pool if g not in used]
+                if len(free) >= L:
+                    c = list(body)
+                    for g in free[:L]:
+                        c[groups[g][1]] += unit
+                    mv = classify(tuple(c), mr)
+                    if mv is not None:
+                        used.update(free[:L])
+                        out.append(mv)
+                        break
+            else:
+                mv = classify(body, mr)
+                if mv is not None:
+                    out.append(mv)
+    for i, g in enumerate(groups):
+        if i in used:
+            continue
+        mv = classify(_group_counts(g), mr)
         if mv is not None:
             out.append(mv)
         else:  # cannot happen for skeleton groups; fall back to solos
-            for r, v in enumerate(g):
+            for r, v in enumerate(_group_counts(g)):
                 for _ in range(v):
                     one = [0] * 15
                     one[r] = 1
@@ -231,7 +247,33 @@ _DDZ_TOP = CHAIN_TOP + 1
 
 def n_groups(counts: Counts | list[int]) -> int:
     """The number of groups of the Dou Dizhu split of `counts` (`_best_split(counts)[0]`), fast."""
-    return _runs_n(bytes(counts[:_DDZ_TOP]), _DDZ_MINS) + _high_split(tuple(counts[_DDZ_TOP:]), _DDZ_TOP)[0]
+    return _n_groups_bytes(bytes(counts))
+
+
+_RUN_N: dict[bytes, int] = {}
+_HIGH_N: dict[bytes, int] = {}
+_HIGH8 = int.from_bytes(b"\x80" * 15, "little")
+"""The top bit of each rank's byte in a packed hand: set after a rank's count went below 0."""
+
+
+def _n_groups_bytes(b: bytes) -> int:
+    """`n_groups` of the counts as bytes (one per rank): each run's count from `_run_split`, the
+    ranks above the chain top from `_high_split`, both kept in plain dicts (bounded)."""
+    high = b[_DDZ_TOP:]
+    n = _HIGH_N.get(high)
+    if n is None:
+        if len(_HIGH_N) >= 1 << 10:
+            _HIGH_N.clear()
+        n = _HIGH_N[high] = _high_split(tuple(high), _DDZ_TOP)[0]
+    for run in b[:_DDZ_TOP].split(b"\0"):
+        if run:
+            k = _RUN_N.get(run)
+            if k is None:
+                if len(_RUN_N) >= 1 << 17:
+                    _RUN_N.clear()
+                k = _RUN_N[run] = _run_split(run, _DDZ_MINS)[0]
+            n += k
+    return n
 
 
 # ---------------------------------------------------------------- Dou Dizhu
@@ -250,13 +292,22 @@ def strength(counts: Counts, m_laizi: int = 0) -> float:
 _NIBBLE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(4) if n >> b & 1) for n in range(16))
 
 
+_RANKS52 = (1 << 52) - 1
+_POP_LO = bytes((v & 15).bit_count() for v in range(256))
+_POP_HI = bytes((v >> 4).bit_count() for v in range(256))
+"""`bytes.translate` tables: the cards in a byte's low / high nibble (one rank of a hand mask)."""
+
+
 @lru_cache(maxsize=1 << 14)
 def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     """(non-laizi rank counts, number of laizi cards) of a hand bit mask (card id = rank * 4 + suit,
     52 = BJ, 53 = RJ; `lr` the laizi rank or -1): `DouDizhu.hand_counts` from the mask, cached."""
-    c = [((mask >> (4 * r)) & 15).bit_count() for r in range(13)]
-    c.append(mask >> 52 & 1)
-    c.append(mask >> 53 & 1)
+    b = (mask & _RANKS52).to_bytes(7, "little")  # two ranks a byte: r in the low nibble, r + 1 high
+    c = bytearray(15)
+    c[0:14:2] = b.translate(_POP_LO)
+    c[1:14:2] = b.translate(_POP_HI)
+    c[13] = mask >> 52 & 1
+    c[14] = mask >> 53 & 1
     m = 0
     if lr >= 0:
         m = c[lr]
@@ -264,28 +315,43 @@ def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     return tuple(c), m
 
 
+_LOW_NAMES: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(CARD_NAME[4 * r + b] for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
+    for r in range(13)
+)
+"""_LOW_NAMES[r][nibble][k]: the names of the k lowest cards of rank r held (the hand mask's
+nibble of rank r), fewer when the hand holds fewer."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_needs(counts: Counts) -> tuple[tuple[int, int], ...]:
+    """(rank, count) of each rank a move uses, rising."""
+    return tuple((r, k) for r, k in enumerate(counts) if k)
+
+
 def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
     """`DouDizhu.play_payload` on the hand mask: the lowest card ids of each rank, laizi cards for
     the `as` entries (in rank order, then the laizi cards)."""
     mask = st.hands[seat]
-    need = list(rd.move.counts)
-    for r in rd.as_:
-        need[r] -= 1
-    ids: list[int] = []
-    for r, k in enumerate(need):
-        if k:
-            if r < 13:
-                base = 4 * r
-                ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][:k])
-            else:
-                ids.append(39 + r)
+    if rd.as_:
+        need = list(rd.move.counts)
+        for r in rd.as_:
+            need[r] -= 1
+        needs: Any = _rank_needs(tuple(need))
+    else:
+        needs = _rank_needs(rd.move.counts)
+    cards: list[str] = []
+    for r, k in needs:
+        if r < 13:
+            cards.extend(_LOW_NAMES[r][(mask >> 4 * r) & 15][k])
+        else:
+            cards.append(CARD_NAME[39 + r])
     if rd.as_:
         lr = st.laizi
         assert lr is not None
-        base = 4 * lr
-        ids.extend(base + b for b in _NIBBLE_BITS[(mask >> base) & 15][: len(rd.as_)])
-        return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids], "as": rd.as_names()}
-    return {"type": "play", "seat": seat, "cards": [CARD_NAME[i] for i in ids]}
+        cards.extend(_LOW_NAMES[lr][(mask >> 4 * lr) & 15][len(rd.as_)])
+        return {"type": "play", "seat": seat, "cards": cards, "as": rd.as_names()}
+    return {"type": "play", "seat": seat, "cards": cards}
 
 
 def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str, Any]:
@@ -388,7 +454,9 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
             return rd  # goes out
     if partner_on_top:
         return None
-    before = n_groups(counts)
+    hb = bytes(counts)
+    before = _n_groups_bytes(hb)
+    hx = int.from_bytes(hb, "little")
     opp_cards = st.hands[top_seat].bit_count()
     best: tuple[Any, ...] | None = None
     for rd in cands:
@@ -404,12 +472,14 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
                 low = before - _plain_groups(mv.counts, rd.as_) + (1 if m - used_laizi > 0 else 0)
                 if low > bkey[3] or (low == bkey[3] and mv.key > bkey[4]):
                     continue
-        rest = [a - b for a, b in zip(counts, mv.counts, strict=True)]
+        # the cards left, packed a byte per rank: a rank gone below 0 sets its byte's top bit
+        mx = int.from_bytes(bytes(mv.counts), "little")
         for r in rd.as_:
-            rest[r] += 1
-        if min(rest) < 0:
+            mx -= 1 << 8 * r
+        rest = hx - mx
+        if rest < 0 or rest & _HIGH8:
             continue
-        after = n_groups(rest) + (1 if m - used_laizi > 0 else 0)
+        after = _n_groups_bytes(rest.to_bytes(15, "little")) + (1 if m - used_laizi > 0 else 0)
         bomb = mv.level > 0
         if bomb and not (after <= 1 or opp_cards <= 4):
             continue

@@ -27,7 +27,7 @@ API (stable):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -53,7 +53,6 @@ R27_TYPE_ORDER = (
     "four_two_solo", "trio_pair", "trio_solo", "trio", "pair", "solo",
 )  # fmt: skip
 _TYPE_RANK = {t: i for i, t in enumerate(R27_TYPE_ORDER)}
-_RANKS = tuple(range(N_RANKS))
 _BOMB_GEN_TOP = Move("soft_bomb", 1, -1, LEVEL_SOFT, (0,) * N_RANKS)
 
 
@@ -95,34 +94,57 @@ def judge(N: Counts, S: Sequence[int], lr: int, mr: MoveRules) -> Move | None:
     return _relabel(mv, n_plain, len(S))
 
 
-def _may_read(N: Counts, m: int, mr: MoveRules) -> bool:
-    """A necessary condition for N plus m wild cards to read as one move (a cheap filter before
-    trying every declaration): some (type, length) of that many cards has a window of main ranks
-    that the wild cards can complete, and the plain ranks outside the window fit in its kickers
-    (each kicker unit, a single card or a pair, covers one rank)."""
+def _windows(N: Counts, m: int, mr: MoveRules) -> Iterator[tuple[int, int, int, int]]:
+    """The main windows that N plus m wild cards might read with, as (unit, lo, hi, laizi needed):
+    some (type, length) of that many cards has a window of main ranks that the wild cards can
+    complete, and the plain ranks outside the window fit in its kickers (each kicker unit, a
+    single card or a pair, covers one rank). Each window's shortfall and plain ranks come from
+    prefix sums (a rank outside the type's ranks, or a joker short of the unit, costs more than m)."""
     size = sum(N) + m
-    present = [r for r in range(N_RANKS) if N[r]]
-    for t, L in _by_size(mr).get(size, ()):
+    cands = _by_size(mr).get(size)
+    if not cands:
+        return
+    present = [0]
+    for v in N:
+        present.append(present[-1] + (1 if v else 0))
+    n_present = present[-1]
+    for t, L in cands:
         unit = t.unit
         n_kick = t.kick * L
         allowed = t.ranks
+        short = [0]
+        for r, v in enumerate(N):
+            if r not in allowed or (r >= 13 and v < unit):
+                cost = m + 1
+            else:
+                cost = unit - v if v < unit else 0
+            short.append(short[-1] + cost)
+        top_rank = allowed[-1]
         for lo in allowed:
             hi = lo + L - 1
-            if hi > allowed[-1]:
+            if hi > top_rank:
                 break
-            need = 0
-            for r in range(lo, hi + 1):
-                if r not in allowed or (r >= 13 and N[r] < unit):
-                    need = m + 1
-                    break
-                if N[r] < unit:
-                    need += unit - N[r]
+            need = short[hi + 1] - short[lo]
             if need > m:
                 continue
-            outside = sum(1 for r in present if r < lo or r > hi)
-            if outside <= n_kick:
-                return True
-    return False
+            if n_present - (present[hi + 1] - present[lo]) <= n_kick:
+                yield unit, lo, hi, need
+
+
+def _declarations(N: Counts, m: int, mr: MoveRules) -> Iterable[tuple[int, ...]]:
+    """The declarations (multisets of m ranks 3..2 where N has fewer than 4 cards, ascending) worth
+    trying, in the order of `combinations_with_replacement`: a reading completes the main part of
+    one of the `_windows`, so its declaration holds that window's shortfall plus any other ranks.
+    Every declaration when a window needs no laizi; none when there is no window."""
+    room = [r for r in range(13) if N[r] < 4]
+    found: set[tuple[int, ...]] = set()
+    for unit, lo, hi, need in _windows(N, m, mr):
+        if need == 0:
+            return combinations_with_replacement(room, m)
+        short = tuple(r for r in range(lo, hi + 1) if N[r] < unit for _ in range(unit - N[r]))
+        for extra in combinations_with_replacement(room, m - need):
+            found.add(tuple(sorted(short + extra)))
+    return sorted(found)
 
 
 def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
@@ -140,10 +162,7 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
     if n_plain == 0:
         choices = [(lr,) * m]
     else:
-        if not _may_read(N, m, mr):
-            return out
-        room = [r for r in range(13) if N[r] < 4]
-        choices = combinations_with_replacement(room, m)  # type: ignore[assignment]
+        choices = _declarations(N, m, mr)  # type: ignore[assignment]
     E = list(N)
     for S in choices:
         for r in S:
@@ -221,26 +240,51 @@ def move_of(
 
 
 def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None) -> list[Reading]:
-    """Moves playable from a hand (non-laizi counts N, m laizi), each with its `as`."""
+    """Moves playable from a hand (non-laizi counts N, m laizi), each with its `as`.
+
+    Against a plain top the generator gives only moves of its type and length with a higher key,
+    which beat it: `beats` is asked about bombs only."""
     if m == 0:
         out = []
         for mv in generate(N, mr, _BOMB_GEN_TOP if top is not None and top.level else top):
-            mv = _relabel(mv, 1, 0)
-            if top is None or beats(mv, top):
+            if mv.type == "bomb":
+                mv = _relabel(mv, 1, 0)
+            if top is None or not (mv.level or top.level) or beats(mv, top):
                 out.append(Reading(mv, ()))
         return out
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
     out = []
+    nx = int.from_bytes(bytes(N), "little")
     for mv in generate(N, mr, gen_top, wild=m):
         E = mv.counts
-        # the laizi stand-ins S: rank r once per card of E above the hand's own N[r]
-        S = [r for r, e, have in zip(_RANKS, E, N, strict=True) if e > have for _ in range(e - have)]
-        if len(S) > m or max(E) > 4:
+        eb = bytes(E)
+        # the laizi stand-ins S: rank r once per card of E above the hand's own N[r] (each byte of
+        # the difference is 0x80 + E[r] - N[r]; the positive parts index a table of S)
+        above = ((int.from_bytes(eb, "little") | _HIGH8) - nx).to_bytes(N_RANKS, "little").translate(_ABOVE)
+        S = _STAND_INS.get(above)
+        if S is None:
+            S = _stand_ins(above)
+        if len(S) > m or max(eb) > 4:
             continue
         n_plain = sum(E) - len(S)  # each rank gives min(E[r], N[r]) plain cards
         if n_plain == 0 and any(r != lr for r in S):
             continue
-        mv2 = _relabel(mv, n_plain, len(S))
-        if top is None or beats(mv2, top):
-            out.append(Reading(mv2, tuple(S)))
+        mv2 = _relabel(mv, n_plain, len(S)) if mv.type == "bomb" else mv
+        if top is None or not (mv2.level or top.level) or beats(mv2, top):
+            out.append(Reading(mv2, S))
     return out
+
+
+_HIGH8 = int.from_bytes(b"\x80" * N_RANKS, "little")
+_ABOVE = bytes(v - 0x80 if 0x80 < v < 0x90 else 0 for v in range(256))
+"""`bytes.translate` table: a byte 0x80 + d → d when d > 0, else 0 (d = E[r] - N[r] in -4..4)."""
+_STAND_INS: dict[bytes, tuple[int, ...]] = {}
+
+
+def _stand_ins(above: bytes) -> tuple[int, ...]:
+    """The ranks that laizi stand for, from the count above the hand of each rank (cached: a few
+    thousand at most, multisets of at most 4 laizi)."""
+    S = tuple(r for r, d in enumerate(above) for _ in range(d))
+    if len(_STAND_INS) < 1 << 14:
+        _STAND_INS[above] = S
+    return S

@@ -152,11 +152,14 @@ def ddz_move_rules(kicker_rocket: bool = False, four_two_solo_pair: bool = True)
 # ---------------------------------------------------------------- helpers
 
 
+_RANK_OF: tuple[int, ...] = tuple(rank_of(i) for i in range(54))
+
+
 def counts_of(card_ids: Iterable[int]) -> Counts:
     """Rank count vector of card ids."""
     c = [0] * N_RANKS
     for x in card_ids:
-        c[rank_of(x)] += 1
+        c[_RANK_OF[x]] += 1
     return tuple(c)
 
 
@@ -192,6 +195,12 @@ def _by_size(mr: MoveRules) -> dict[int, tuple[tuple[TypeSpec, int], ...]]:
         for L in range(t.min_len, t.max_len + 1):
             out.setdefault(t.n_cards(L), []).append((t, L))
     return {k: tuple(v) for k, v in out.items()}
+
+
+@cache
+def _by_size8(mr: MoveRules) -> dict[int, tuple[tuple[TypeSpec, int, int], ...]]:
+    """`_by_size` with each type's ranks as a mask of one byte per rank: (type, length, mask)."""
+    return {n: tuple((t, L, sum(1 << 8 * r for r in t.ranks)) for t, L in v) for n, v in _by_size(mr).items()}
 
 
 def _kick_ok(t: TypeSpec, rem: list[int], lo: int, hi: int, mr: MoveRules) -> bool:
@@ -231,8 +240,9 @@ def _rank_mask(t: TypeSpec) -> int:
 def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
     """Every reading of a play's rank counts (empty list: not a legal move).
 
-    Bit masks: `ge[u]` has bit r when rank r has at least u cards; the valid chain starts of a
-    (type, L) are the bits of ge[unit] & ge[unit] >> 1 & … & ge[unit] >> (L - 1).
+    Masks of one byte per rank: `ge` has byte r = 1 when rank r has at least `unit` cards (one
+    `bytes.translate`); the valid chain starts of a (type, L) are the set bytes of
+    ge & ge >> 8 & … & ge >> 8 (L - 1).
     """
     n = sum(counts)
     out: list[Move] = []
@@ -240,25 +250,20 @@ def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
         out.append(rocket_move())
         if not mr.kicker_rocket:
             return out
-    cands = _by_size(mr).get(n)
+    cands = _by_size8(mr).get(n)
     if not cands:
         return out
-    ge = [0, 0, 0, 0, 0]
-    for r, v in enumerate(counts):
-        if v:
-            bit = 1 << r
-            for u in range(1, (v if v < 4 else 4) + 1):
-                ge[u] |= bit
-    for t, L in cands:
+    hb = bytes(counts)
+    for t, L, mask8 in cands:
         unit = t.unit
-        m = ge[unit] & _rank_mask(t)
+        m = int.from_bytes(hb.translate(_AT_LEAST[unit]), "little") & mask8
         starts = m
         for i in range(1, L):
-            starts &= m >> i
+            starts &= m >> 8 * i
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = low.bit_length() - 1
+            lo = (low.bit_length() - 1) >> 3
             hi = lo + L - 1
             if t.kick == 0:
                 out.append(Move(t.name, L, hi, t.level, counts))
@@ -371,40 +376,16 @@ def _zero_based(t: TypeSpec) -> bool:
 _ZEROS = (0,) * N_RANKS
 
 
-def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0) -> Iterator[Move]:
+def _gen_type(
+    hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wild: int = 0, zero_based: bool | None = None
+) -> Iterator[Move]:
+    """The moves of type `t` and length L from `hand` (with up to `wild` wild cards) whose key is
+    above `min_key`, by a window search; `zero_based`: `_zero_based(t)` when the caller has it."""
     unit = t.unit
     ranks = t.ranks
     k = t.kick * L
-    if not wild and _zero_based(t):
-        # without wild cards: the starts lo whose ranks lo..lo+L-1 all hold `unit` cards, as bits
-        m = 0
-        for r in ranks:
-            if hand[r] >= unit:
-                m |= 1 << r
-        starts = m
-        for i in range(1, L):
-            starts &= m >> i
-        if min_key >= L - 1:
-            starts &= -1 << (min_key - L + 2)  # hi = lo + L - 1 > min_key
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            lo = low.bit_length() - 1
-            hi = lo + L - 1
-            if not k:
-                c = list(_ZEROS)
-                c[lo : hi + 1] = (unit,) * L
-                yield Move(t.name, L, hi, t.level, tuple(c))
-                continue
-            avail = list(hand)
-            for r in range(lo, hi + 1):
-                avail[r] -= unit
-            for kv in _kickers(t, avail, lo, hi, k, mr, 0):
-                for r in range(lo, hi + 1):
-                    kv[r] += unit
-                yield Move(t.name, L, hi, t.level, tuple(kv))
-        return
-    zero_based = _zero_based(t)
+    if zero_based is None:
+        zero_based = _zero_based(t)
     short: list[int] = []
     windows: Iterable[int] = ranks
     if zero_based:
@@ -431,6 +412,9 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
                     cost = wild + 1 if r >= BJ_R else cost + unit - hand[r]
             if cost > wild:
                 continue
+        if not k:  # the main part alone (= the one empty kicker vector of `_kickers`)
+            yield Move(t.name, L, hi, t.level, _MAIN[unit][L][lo])
+            continue
         avail = list(hand)
         for r in range(lo, hi + 1):
             avail[r] = max(0, avail[r] - unit)
@@ -441,32 +425,173 @@ def _gen_type(hand: Counts, t: TypeSpec, L: int, min_key: int, mr: MoveRules, wi
             yield Move(t.name, L, hi, t.level, tuple(c))
 
 
+@cache
+def _gen_plan(
+    mr: MoveRules, top_type: str | None, top_level: int
+) -> tuple[tuple[TypeSpec, bool, int, bool, bool], ...]:
+    """The types `generate` tries against a top of this type and level (None: leading), in the
+    order of `mr.types`: (type, ranks are 0..n-1, its ranks as a mask of one byte per rank, the
+    top's length only, the top's key as the floor). Built once per (rules, top type, level)."""
+    out = []
+    for t in mr.types:
+        mask8 = sum(1 << 8 * r for r in t.ranks)
+        if top_type is not None and not t.level:
+            if top_level or t.name != top_type:
+                continue
+            out.append((t, _zero_based(t), mask8, True, True))
+        elif top_type is not None:
+            if top_level > t.level:
+                continue
+            out.append((t, _zero_based(t), mask8, False, top_level == t.level))
+        else:
+            out.append((t, _zero_based(t), mask8, False, False))
+    return tuple(out)
+
+
+_AT_LEAST = tuple(bytes(1 if v >= u else 0 for v in range(256)) for u in range(5))
+"""`bytes.translate` tables: a count → 1 when it is at least u, else 0 (u = 0..4)."""
+_MAIN: tuple[tuple[tuple[Counts, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_ZEROS[:lo] + (u,) * L + _ZEROS[lo + L :] for lo in range(N_RANKS - L + 1)) if L else ()
+        for L in range(N_RANKS + 1)
+    )
+    for u in range(5)
+)
+"""_MAIN[unit][L][lo]: the counts of `unit` cards on each rank lo..lo+L-1 (a main part alone)."""
+
+
+def _plain_kicked(
+    hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]
+) -> None:
+    """`_kickers` without wild cards for the main part on lo..lo+L-1, each kicker vector added to
+    the main part as a Move appended to `out`, in `_kickers`'s order (ranks rising; at each rank
+    the most cards first)."""
+    unit = t.unit
+    hi = lo + L - 1
+    name, level = t.name, t.level
+    base = list(_ZEROS)
+    base[lo : hi + 1] = (unit,) * L
+    if t.kick_pairs:
+        disjoint = t.kick_disjoint
+        cands = [
+            r for r in range(BJ_R)
+            if (hand[r] - unit if lo <= r <= hi else hand[r]) >= 2 and not (disjoint and lo <= r <= hi)
+        ]  # fmt: skip
+        for combo in combinations(cands, k):
+            v = list(base)
+            for r in combo:
+                v[r] += 2
+            out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    cap = t.kick_cap
+    ranks: list[int] = []
+    caps: list[int] = []
+    adj = t.kick_no_adjacent_trio
+    for r in range(N_RANKS):
+        if t.kick_disjoint and lo <= r <= hi:
+            continue
+        c = hand[r] - unit if lo <= r <= hi else hand[r]
+        if c > cap:
+            c = cap
+        if adj and (r == lo - 1 or r == hi + 1) and r in t.ranks and c > 2:
+            c = 2
+        if c > 0:
+            ranks.append(r)
+            caps.append(c)
+    n = len(ranks)
+    if k == 1:
+        for r in ranks:
+            v = list(base)
+            v[r] += 1
+            out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    if k == 2:
+        for a in range(n):
+            ra = ranks[a]
+            if caps[a] >= 2:
+                v = list(base)
+                v[ra] += 2
+                out.append(Move(name, L, hi, level, tuple(v)))
+            for b in range(a + 1, n):
+                rb = ranks[b]
+                if no_rocket and ra == BJ_R and rb == RJ_R:
+                    continue
+                v = list(base)
+                v[ra] += 1
+                v[rb] += 1
+                out.append(Move(name, L, hi, level, tuple(v)))
+        return
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + caps[i]
+    v = base
+
+    def rec(i: int, left: int) -> None:
+        if left == 0:
+            if not (no_rocket and v[BJ_R] and v[RJ_R]):
+                out.append(Move(name, L, hi, level, tuple(v)))
+            return
+        if suffix[i] < left:
+            return
+        r = ranks[i]
+        b = v[r]
+        for take in range(min(caps[i], left), -1, -1):
+            v[r] = b + take
+            rec(i + 1, left - take)
+        v[r] = b
+
+    rec(0, k)
+
+
 def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0) -> list[Move]:
     """Every legal move from `hand` (count vector), only those beating `top` when given.
 
     `wild` (default 0): that many extra wild cards may each stand for any rank 3..2 (laizi); the
     moves are then effective moves, each once, and the wild cards used are E - hand where positive.
+    Without wild cards the built-in (zero-based) types take `_plain_kicked`'s path: the same moves
+    in the same order as `_gen_type`.
     """
     out: list[Move] = []
     size = sum(hand) + wild
-    for t in mr.types:
-        if top is not None and not t.level:
-            if top.level or t.name != top.type:
-                continue
-            lens: Iterable[int] = (top.length,)
-            min_key = top.key
-        else:
-            lens = range(t.min_len, t.max_len + 1)
-            min_key = -1
-            if top is not None and t.level:
-                if top.level > t.level:
-                    continue
-                if top.level == t.level:
-                    min_key = top.key
+    hb = bytes(hand)
+    no_rocket = not mr.kicker_rocket
+    plan = _gen_plan(mr, None, 0) if top is None else _gen_plan(mr, top.type, top.level)
+    for t, zero_based, mask8, top_len, top_key in plan:
+        lens: Iterable[int] = (top.length,) if top_len and top is not None else range(t.min_len, t.max_len + 1)
+        min_key = top.key if top_key and top is not None else -1
+        if wild or not zero_based:
+            for L in lens:
+                if t.n_cards(L) > size:
+                    break
+                out.extend(_gen_type(hand, t, L, min_key, mr, wild, zero_based))
+            continue
+        unit = t.unit
+        # the ranks holding `unit` cards, one byte per rank (bit 8r): chain starts by byte shifts
+        m = int.from_bytes(hb.translate(_AT_LEAST[unit]), "little") & mask8
+        if not m:
+            continue
+        k1 = t.kick
+        per = t.n_cards(1)
+        mains = _MAIN[unit]
         for L in lens:
-            if t.n_cards(L) > size:
+            if per * L > size:
                 break
-            out.extend(_gen_type(hand, t, L, min_key, mr, wild))
+            starts = m
+            for i in range(1, L):
+                starts &= m >> 8 * i
+            if not starts:
+                break  # a longer chain has no start either
+            if min_key >= L - 1:
+                starts &= -1 << 8 * (min_key - L + 2)  # hi = lo + L - 1 > min_key
+            k = k1 * L
+            while starts:
+                low = starts & -starts
+                starts ^= low
+                lo = (low.bit_length() - 1) >> 3
+                if not k:
+                    out.append(Move(t.name, L, lo + L - 1, t.level, mains[L][lo]))
+                else:
+                    _plain_kicked(hand, t, L, lo, k, no_rocket, out)
     if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):
         out.append(rocket_move())
     return out

@@ -31,7 +31,7 @@ is positive (events.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -137,8 +137,32 @@ def _baodan_active(state: State, seat: int) -> bool:
     return state.rules.baodan and len(state.hands[(seat + 1) % N_SEATS]) == 1
 
 
+def _baodan_filter(
+    state: State, seat: int, hand_counts: tuple[int, ...], plays: Sequence[tuple[int, ...]]
+) -> Sequence[tuple[int, ...]]:
+    """PDK-R10 报单: the plays allowed while the next seat holds one card (a solo must be the
+    seat's highest card); `plays` itself otherwise."""
+    if not _baodan_active(state, seat):
+        return plays
+    high = mv.highest_rank(hand_counts)
+    return [c for c in plays if sum(c) != 1 or c.index(1) == high]
+
+
 def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
-    return mv.counts_of(hand)
+    return mv.hand_counts(hand)
+
+
+def _evolve(
+    state: State, hands: tuple[tuple[int, ...], ...], turn: int, top: Top | None, passes: int,
+    plays: tuple[int, ...], led: bool, items: tuple[dict[str, Any], ...], bombs: tuple[tuple[int, int], ...],
+    last: dict[str, Any], winner: int | None,
+) -> State:
+    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, by a direct call
+    (replace looks every field up by name: the hot path of a simulation)."""
+    return State(
+        state.rules, state.base, state.first_match, state.dealer, hands, turn, top, passes, plays,
+        led, items, bombs, last, winner, state.forfeiter,
+    )  # fmt: skip
 
 
 class PaoDeKuai:
@@ -219,7 +243,7 @@ class PaoDeKuai:
                 raise Illegal("not_in_hand", f"PDK-R5 seat {seat} does not hold {c}")
             ids.append(cid)
         cards = tuple(sorted(ids))
-        counts = mv.counts_of(cards)
+        counts = mv.hand_counts(cards)
         r = state.rules
         empties = len(cards) == len(hand)
         # section 6 `short_trio_last`: a hand-emptying follow of the top's main part with fewer
@@ -262,17 +286,14 @@ class PaoDeKuai:
             bombs = (*bombs, (seat, move[2]))
             if r.bomb_pay == "immediate":
                 items = items + _bomb_items(state, top)
-        nxt = replace(
-            state, hands=hands, plays=plays, items=items, bombs=bombs, top=top, passes=0, led=True,
-            turn=(seat + 1) % N_SEATS,
-            last={"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
-                  "rank": RANK_NAMES[move[2]]},
-        )  # fmt: skip
+        last = {"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
+                "rank": RANK_NAMES[move[2]]}  # fmt: skip
+        winner = state.winner
         if not left:
-            nxt = replace(nxt, winner=seat)
+            winner = seat
             if move[0] == "bomb" and r.bomb_pay == "if_unbeaten":
-                nxt = replace(nxt, items=nxt.items + _bomb_items(state, top))
-        return nxt
+                items = items + _bomb_items(state, top)
+        return _evolve(state, hands, (seat + 1) % N_SEATS, top, 0, plays, True, items, bombs, last, winner)
 
     def _pass(self, state: State, seat: int) -> State:
         if seat != state.turn:
@@ -291,11 +312,11 @@ class PaoDeKuai:
         turn = (seat + 1) % N_SEATS
         last = {"seat": seat, "action": "pass"}
         if state.passes + 1 < N_SEATS - 1:
-            return replace(state, passes=state.passes + 1, turn=turn, last=last)
+            return _evolve(state, state.hands, turn, top, state.passes + 1, state.plays, state.led, state.items, state.bombs, last, state.winner)
         items = state.items
         if top.move[0] == "bomb" and state.rules.bomb_pay == "if_unbeaten":
             items = items + _bomb_items(state, top)
-        return replace(state, passes=0, top=None, turn=turn, items=items, last=last)
+        return _evolve(state, state.hands, turn, None, 0, state.plays, state.led, items, state.bombs, last, state.winner)
 
     def _forfeit(self, state: State, seat: int) -> State:
         items = state.items
@@ -353,14 +374,7 @@ class PaoDeKuai:
         """Count vectors of every play that would be legal now for `seat` following the top move."""
         assert state.top is not None  # only called while following
         counts = _hand_counts(state.hands[seat])
-        for c in mv.beating_counts(counts, state.top.move, state.rules.short_trio_last):
-            if self._baodan_ok(state, seat, counts, c):
-                yield c
-
-    def _baodan_ok(self, state: State, seat: int, hand_counts: tuple[int, ...], play: tuple[int, ...]) -> bool:
-        if sum(play) != 1 or not _baodan_active(state, seat):
-            return True
-        return play.index(1) == mv.highest_rank(hand_counts)
+        yield from _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
 
     def legal_counts(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act, as rank-count vectors (the bot's candidates)."""
@@ -370,10 +384,10 @@ class PaoDeKuai:
         if state.top is not None:
             return list(self._beating_plays(state, seat))
         counts = _hand_counts(state.hands[seat])
-        need3s = state.rules.first_play_3s and state.first_match and not state.led
-        return [
-            c for c in mv.all_counts(counts) if not (need3s and c[0] == 0) and self._baodan_ok(state, seat, counts, c)
-        ]
+        plays: Sequence[tuple[int, ...]] = mv.all_counts(counts)
+        if state.rules.first_play_3s and state.first_match and not state.led:
+            plays = [c for c in plays if c[0]]  # PDK-R4: the first play contains 3s
+        return list(_baodan_filter(state, seat, counts, plays))
 
     def legal_plays(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act as card ids (the lowest cards of each rank)."""

@@ -82,11 +82,22 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _chains(b: bytes) -> list[int]:
+_AT1, _AT2, _AT3 = (_at_least(u) for u in (1, 2, 3))
+
+
+def _chains(b: bytes) -> tuple[int, ...]:
     """The packed chains worth trying in hand `b` (longest of each run first): straights (5+), pair
-    straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top."""
+    straights (2+) and planes (2+) anchored at an end of a run of ranks up to the chain top.
+    Without two adjacent ranks of 2+ cards there is no pair straight nor plane, and without five
+    adjacent ranks no straight: most hands stop at these two byte searches."""
     low = b[: mv.CHAIN_TOP + 1]
-    return [s for unit, least in _UNITS for s in _chain_masks(low.translate(_at_least(unit)), unit, least)]
+    p1 = low.translate(_AT1)
+    p2 = low.translate(_AT2)
+    if b"\1\1" not in p2:
+        return _chain_masks(p1, 1, 5) if b"\1\1\1\1\1" in p1 else ()
+    return (
+        _chain_masks(p1, 1, 5) + _chain_masks(p2, 2, 2) + _chain_masks(low.translate(_AT3), 3, 2)
+    )  # = the (unit, least) of _UNITS in order
 
 
 @lru_cache(maxsize=400_000)
@@ -99,6 +110,8 @@ def _moves_left(x: int) -> int:
     if best <= 1:
         return best
     chains = _chains(b)
+    if not chains:
+        return best
     if x in chains:
         return 1
     for s in chains:
@@ -116,44 +129,60 @@ def moves_left(c: tuple[int, ...]) -> int:
     return _moves_left(_pack(tuple(c)))
 
 
-def _cost(state: State, hx: int, bomb_ranks: tuple[int, ...], pc: tuple[int, ...], opp_low: int) -> float:
-    top = state.top
-    kind, _, key = mv.lead_reading(pc) if top is None else (mv.beat_reading(pc, top.move, True) or ("", 0, 0))
-    cost = 100.0 * _moves_left(hx - _pack(pc)) + 4 * key
-    if kind == "bomb":
-        if opp_low > 3:
-            cost += 60 if state.rules.bomb_pay == "immediate" else 120
-    elif bomb_ranks and any(0 < pc[r] < 4 for r in bomb_ranks):
-        cost += 80
-    if top is None:
-        # do not lead what an opponent about to go out can answer with its last cards
-        if opp_low == 1 and kind == "solo":
-            cost += 150
-        elif opp_low == 2 and kind == "pair":
-            cost += 60
-        cost -= sum(pc)  # among equals, shed more cards
-    return cost
+@lru_cache(maxsize=1 << 17)
+def _lead_info(pc: tuple[int, ...]) -> tuple[int, str, int, int]:
+    """(the play packed, its lead reading's type and key, its number of cards): one look-up per
+    led play instead of one per field."""
+    kind, _, key = mv.lead_reading(pc)
+    return _pack(pc), kind, key, sum(pc)
 
 
 def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
     """The next `play` / `pass` of the seat to act."""
     seat = state.turn
     hand = state.hands[seat]
-    hc = mv.counts_of(hand)
+    hc = mv.hand_counts(hand)
     plays = game.legal_counts(state)
     if not plays:
         return {"type": "pass", "seat": seat}
-    for p in plays:
-        if p == hc:
-            return _play(seat, hand, p)
+    if hc in plays:  # a play that empties the hand
+        return _play(seat, hand, hc)
     opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
     hx = _pack(hc)
     bomb_ranks = tuple(r for r in range(mv.N_RANKS) if hc[r] == 4)
-    scored = [(_cost(state, hx, bomb_ranks, p, opp_low), i) for i, p in enumerate(plays)]
-    low = min(s for s, _ in scored)
-    ties = [i for s, i in scored if s == low]
+    # the cost of each play (integers; see the module docstring)
+    bomb_cost = (60 if state.rules.bomb_pay == "immediate" else 120) if opp_low > 3 else 0
+    ml = _moves_left
+    scores: list[int] = []
+    top = state.top
+    if top is None:
+        # do not lead what an opponent about to go out can answer with its last cards
+        feed = "solo" if opp_low == 1 else "pair" if opp_low == 2 else ""
+        feed_cost = 150 if opp_low == 1 else 60
+        for pc in plays:
+            px, kind, key, n = _lead_info(pc)
+            cost = 100 * ml(hx - px) + 4 * key - n  # among equals, shed more cards
+            if kind == "bomb":
+                cost += bomb_cost
+            elif bomb_ranks and any(0 < pc[r] < 4 for r in bomb_ranks):
+                cost += 80
+            if kind == feed:
+                cost += feed_cost
+            scores.append(cost)
+    else:
+        tm = top.move
+        for pc in plays:
+            rd = mv.beat_reading(pc, tm, True)
+            cost = 100 * ml(hx - _pack(pc)) + (4 * rd[2] if rd is not None else 0)
+            if rd is not None and rd[0] == "bomb":
+                cost += bomb_cost
+            elif bomb_ranks and any(0 < pc[r] < 4 for r in bomb_ranks):
+                cost += 80
+            scores.append(cost)
+    low = min(scores)
+    ties = [i for i, s in enumerate(scores) if s == low]
     pick = plays[ties[0] if len(ties) == 1 else rng.choice(ties)]
-    if game.pass_legal(state, plays) and opp_low > 2 and low >= 100.0 * _moves_left(hx):
+    if game.pass_legal(state, plays) and opp_low > 2 and low >= 100 * ml(hx):
         return {"type": "pass", "seat": seat}
     return _play(seat, hand, pick)
 

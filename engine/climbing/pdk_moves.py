@@ -64,6 +64,12 @@ def counts_of(cards: Iterable[int]) -> tuple[int, ...]:
     return M.counts_of(cards)
 
 
+@lru_cache(maxsize=1 << 16)
+def hand_counts(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """`counts_of` a tuple of card ids, cached: a hand is counted again at every turn until it plays."""
+    return M.counts_of(cards)
+
+
 def counts_str(counts: tuple[int, ...]) -> str:
     return M.counts_str(counts)
 
