@@ -4,7 +4,10 @@
   == the minimum of `discard_shanten` and the kinds reaching it, on random hands (with and without
   seven pairs, melds, a plain 7z kind);
 - bot.unseen_counts (one C-level pass: `translate`) == 4 − own − visible, at least 0;
-- claimflow's `visible` == the discards and melds counted one by one.
+- claimflow's `visible` == the discards and melds counted one by one;
+- engine/mahjong/suit_needs.py (generated) gives every key the wild needs of core's `_need` (HZ-H2),
+  and wild.suit_needs reads them (keys outside the table are computed); core's `_base5` (the
+  tables' index, by `int` of the counts as digits) == the base-5 number by arithmetic.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.mahjong import bot
+from engine.mahjong import bot, core, suit_needs, wild
 from engine.mahjong.core import Meld, discard_shanten, min_discard_shanten
 from engine.mahjong.hongzhong import HONGZHONG
 from engine.sim.simulate import simulate_match
@@ -64,3 +67,29 @@ def test_claimflow_visible_counts_discards_and_melds() -> None:
             seen += 1
             s = HONGZHONG.apply(s, ev)
     assert seen > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9))
+def test_generated_needs_are_the_reference_procedure(counts: list[int]) -> None:
+    key = bytes(counts)
+    want = (core._need(key, False), core._need(key, True))
+    tab = suit_needs.table()
+    assert tab is not None and len(tab) == suit_needs.N_CELLS
+    cell = tab[core._base5(key)]
+    if sum(counts) > 14:
+        assert cell == suit_needs.MISSING
+    else:
+        assert (cell >> 3, cell & 7) == want
+    wild._NEEDS.pop(key, None)
+    assert wild.suit_needs(key) == want
+    k = 0
+    for c in counts:
+        k = 5 * k + c
+    assert core._base5(key) == k
+
+
+def test_needs_outside_the_table_are_computed() -> None:
+    for key in (bytes([4, 4, 4, 4, 0, 0, 0, 0, 0]), bytes([5, 0, 0, 0, 0, 0, 0, 0, 1])):
+        wild._NEEDS.pop(key, None)
+        assert wild.suit_needs(key) == (core._need(key, False), core._need(key, True))

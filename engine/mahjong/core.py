@@ -573,8 +573,14 @@ def _load_tab() -> list[Any]:
 
 
 def _base5(k: bytes) -> int:
-    """A 9-count key as a base-5 number (first count most significant): its index in the table."""
-    return ((((((((k[0] * 5 + k[1]) * 5 + k[2]) * 5 + k[3]) * 5 + k[4]) * 5 + k[5]) * 5 + k[6]) * 5 + k[7]) * 5) + k[8]
+    """A 9-count key (counts 0..4) as a base-5 number (first count most significant): its index in
+    the table (its counts as ASCII digits, read by `int`)."""
+    return int(k.translate(_DIGITS), 5)
+
+
+_DIGITS = bytes(48 + n if n < 5 else 57 for n in range(256))
+"""`key.translate(_DIGITS)`: counts 0..4 as the ASCII digits 0..4 (a larger count gives a 9, which
+`int(…, 5)` refuses)."""
 
 
 _PIECE_ID: dict[bytes, int] = {}
