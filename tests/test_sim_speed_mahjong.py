@@ -5,6 +5,7 @@
   seven pairs, melds, a plain 7z kind);
 - bot.unseen_counts (one C-level pass: `translate`) == 4 − own − visible, at least 0;
 - claimflow's `visible` == the discards and melds counted one by one;
+- core._fm_fill (one regular shanten of two merged reading sets) == `_final(_merge(..))`;
 - engine/mahjong/suit_needs.py (generated) gives every key the wild needs of core's `_need` (HZ-H2),
   and wild.suit_needs reads them (keys outside the table are computed); core's `_base5` (the
   tables' index, by `int` of the counts as digits) == the base-5 number by arithmetic.
@@ -93,3 +94,24 @@ def test_needs_outside_the_table_are_computed() -> None:
     for key in (bytes([4, 4, 4, 4, 0, 0, 0, 0, 0]), bytes([5, 0, 0, 0, 0, 0, 0, 0, 1])):
         wild._NEEDS.pop(key, None)
         assert wild.suit_needs(key) == (core._need(key, False), core._need(key, True))
+
+
+def test_fm_fill_is_the_final_of_the_merge() -> None:
+    """core._fm_fill (the pairs of two reading sets, no merged set built) == `_final(_merge(a, b), n)`
+    for every pair of the sets of a few hundred random hands' suits and of their merges."""
+    rng = random.Random(11)
+    for _ in range(300):
+        c = random_hand(rng, 14, (0, 1, 2))
+        ids = [core._key_id(bytes(c[9 * s : 9 * s + 9])) for s in range(3)]
+        core._merge(core._merge(ids[0], ids[1]), ids[2])
+    n_sets = len(core._SETS)
+    checked = 0
+    for a in range(n_sets):
+        for b in range(0, n_sets, 3):
+            for n in range(5):
+                row: dict[int, int] = {}
+                if all(p1 + p2 > 1 for _m1, _k1, p1 in core._SETS[a] for _m2, _k2, p2 in core._SETS[b]):
+                    continue  # an empty merge: both refuse it
+                assert core._fm_fill(row, a, b, n) == core._final(core._merge(a, b), n) == row[b]
+                checked += 1
+    assert checked > 1000

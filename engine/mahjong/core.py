@@ -773,7 +773,22 @@ def _fm_row(rest: int, n_melds: int) -> dict[int, int]:
 
 
 def _fm_fill(row: dict[int, int], rest: int, j: int, n_melds: int) -> int:
-    v = row[j] = _final(_merge(rest, j), n_melds)
+    """`_final(_merge(rest, j), n_melds)` kept in `row`, read from the pairs of the two sets without
+    building the merged set: a dominated triple never gives the minimum, and min(min(k1 + k2, 4) +
+    n, 4) = min(k1 + k2 + n, 4)."""
+    best = -1
+    b = _SETS[j]
+    for m1, k1, p1 in _SETS[rest]:
+        for m2, k2, p2 in b:
+            p = p1 + p2
+            if p <= 1:
+                k = k1 + k2 + n_melds
+                x = p + m1 + m2 + (k if k < 4 else 4)
+                if x > best:
+                    best = x
+    if best < 0:  # no pair of readings: the merge is empty (`_final` refuses it)
+        return _final(_merge(rest, j), n_melds)
+    v = row[j] = 8 - n_melds - best
     return v
 
 
