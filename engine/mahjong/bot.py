@@ -26,12 +26,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from itertools import chain
+from operator import add
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
 from engine.mahjong.claimflow import _add
-from engine.mahjong.core import discard_shanten, mask_bits, min_discard_gains, shanten
+from engine.mahjong.core import mask_bits, min_discard_gains, min_discard_shanten, shanten
 from engine.tiles import N_KINDS, N_SUITED, SUITS, kinds_of, tile_name, tile_names
 
 if TYPE_CHECKING:
@@ -89,16 +91,20 @@ def choose_exchange(counts: Sequence[int]) -> list[int]:
     return sorted(out)
 
 
+_LIVE = bytes(max(0, 4 - x) for x in range(256))
+"""`counts.translate(_LIVE)`: per kind 4 − the copies held or seen, at least 0 (the live copies)."""
+
+
 def unseen_counts(own: Sequence[int], visible: Sequence[int]) -> list[int]:
-    """Copies of each kind this seat cannot see (live for it)."""
-    return [4 - a - b if a + b < 4 else 0 for a, b in zip(own, visible, strict=False)]
+    """Copies of each kind this seat cannot see (live for it): 4 − own − visible, at least 0."""
+    return list(bytes(map(add, own, visible)).translate(_LIVE))
 
 
 def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Sequence[int]) -> int:
     """Void tiles first; else minimal shanten, then maximal ukeire, then least connected.
 
     With no live tile anywhere (`unseen` all 0: claimflow's bot far from ready) every ukeire is 0,
-    so only the shanten scan runs (`core.discard_shanten`); the connection score is computed only
+    so only the shanten scan runs (`core.min_discard_shanten`); the connection score is computed only
     for discards tied on (shanten, ukeire). Same choice as `choose_discard_plain`."""
     if void >= 0:
         vs = [k for k in range(9 * void, 9 * void + 9) if counts[k]]
@@ -106,9 +112,7 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
             return min(vs, key=lambda k: (_connect(counts, k), k))
     # no void tile is held here, so the counts need no stripping
     if not any(unseen):
-        scan = discard_shanten(counts, n_melds)
-        low = min(sh for _, sh in scan)
-        return _most_ukeire(counts, ((k, 0) for k, sh in scan if sh == low))
+        return _most_ukeire(counts, ((k, 0) for k in min_discard_shanten(counts, n_melds)[1]))
     # shanten of every discard; ukeire (live copies of every kind whose draw lowers the shanten)
     # only for the minimal ones (core.discard_gains): the others cannot win the comparison
     gains = min_discard_gains(counts, n_melds)
@@ -188,7 +192,8 @@ def choose_discard_plain(counts: Sequence[int], n_melds: int, void: int, unseen:
 
 def best_after_discard(counts: Sequence[int], n_melds: int, void: int) -> int:
     """Shanten of the best 13-tile hand reachable by one discard from a 14-tile hand."""
-    return min((sh for _, sh in discard_shanten(_strip_void(counts, void), n_melds)), default=9)
+    low, kinds = min_discard_shanten(_strip_void(counts, void), n_melds)
+    return low if kinds else 9
 
 
 def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bool:
@@ -224,17 +229,15 @@ def _visible(st: State) -> list[int]:
 
 def _unseen(st: State, s: int) -> list[int]:
     """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
-    u = [4 - x for x in st.hands[s]]
+    c = bytearray(st.hands[s])
     for ms in st.melds:
         for m in ms:
-            u[m.tile] -= m.size
-    for ds in st.discards:
-        for k in ds:
-            u[k] -= 1
-    for ws in st.wins:
-        for k in ws:
-            u[k] -= 1
-    return [x if x > 0 else 0 for x in u]
+            c[m.tile] += m.size
+    for k in chain.from_iterable(st.discards):
+        c[k] += 1
+    for k in chain.from_iterable(st.wins):
+        c[k] += 1
+    return list(c.translate(_LIVE))
 
 
 def _sichuan_discard(st: State, s: int, hand: Sequence[int], n_melds: int, void: int) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -540,13 +541,13 @@ class ClaimGame:
 
     def visible(self, s: Table) -> list[int]:
         """Tiles every seat can see: all discards still on the table and all melds (for the bot)."""
-        v = [0] * N_KINDS
-        for seat in range(4):
-            for t in s.discards[seat]:
-                v[t] += 1
-            for m in s.melds[seat]:
+        v = bytearray(N_KINDS)
+        for t in chain.from_iterable(s.discards):
+            v[t] += 1
+        for ms in s.melds:
+            for m in ms:
                 v[m.tile] += m.size
-        return v
+        return list(v)
 
     # ------------------------------------------------------------ bot hooks (engine/mahjong/bot.py plays)
     def bot_may_hu(self, s: Table, seat: int, counts: Counts, how: str) -> bool:

@@ -45,7 +45,8 @@ Shanten (for bots)
   gain masks after that discard, or None unless the shanten is minimal) — the bot's discard scan
   (per suit one interned discard profile and one row of regular shanten values);
   `discard_gains_plain` is its per-discard definition.
-- `discard_shanten(counts14, n_melds)`: (kind, shanten after discarding it) for every kind held.
+- `discard_shanten(counts14, n_melds)`: (kind, shanten after discarding it) for every kind held;
+  `min_discard_shanten(counts14, n_melds)`: the least of them and the kinds reaching it.
 Suit keys of at most 14 tiles read their reading set from a generated table
 (engine/mahjong/suit_ids.py, every one of the 405,350 keys; `_key_id_computed` is the procedure it
 was generated with), so a fresh process computes no key. Every cache is filled on first use and
@@ -572,8 +573,14 @@ def _load_tab() -> list[Any]:
 
 
 def _base5(k: bytes) -> int:
-    """A 9-count key as a base-5 number (first count most significant): its index in the table."""
-    return ((((((((k[0] * 5 + k[1]) * 5 + k[2]) * 5 + k[3]) * 5 + k[4]) * 5 + k[5]) * 5 + k[6]) * 5 + k[7]) * 5) + k[8]
+    """A 9-count key (counts 0..4) as a base-5 number (first count most significant): its index in
+    the table (its counts as ASCII digits, read by `int`)."""
+    return int(k.translate(_DIGITS), 5)
+
+
+_DIGITS = bytes(48 + n if n < 5 else 57 for n in range(256))
+"""`key.translate(_DIGITS)`: counts 0..4 as the ASCII digits 0..4 (a larger count gives a 9, which
+`int(…, 5)` refuses)."""
 
 
 _PIECE_ID: dict[bytes, int] = {}
@@ -709,6 +716,8 @@ _PROFILE: dict[bytes, int] = {}
 _PROFILES: list[tuple[int, ...]] = []
 _PROFILE_ID: dict[tuple[int, ...], int] = {}
 _EMPTY = bytes(9)
+_NZ = bytes(min(n, 1) for n in range(256))
+"""`key.translate(_NZ)`: a suit key's held pattern (1 where a kind is held)."""
 
 
 @cache
@@ -717,29 +726,31 @@ def mask_bits(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(9) if mask >> i & 1)
 
 
+@cache
+def _pattern(nz: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(held positions, positions within two places of a held one) of a held pattern."""
+    held = tuple(i for i in range(len(nz)) if nz[i])
+    near = tuple(i for i in range(len(nz)) if any(nz[max(0, i - 2) : i + 3]))
+    return held, near
+
+
 def _profile(key: bytes) -> int:
     """Interned draw profile of a suit key: (its set id, then per position the set id after one
     more tile there, −1 where no gain is possible: four held, or no neighbour within two places)."""
-    kb = bytearray(key)
-    ids = [_key_id(key)]
     tab, tid, top = _TAB or _load_tab()
+    near = _pattern(key.translate(_NZ))[1]
+    ids = [-1] * 10
     if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) < top:
         idx = _base5(key)  # every key one tile more is in the table: index + 5^(8 − i)
-        nz = 0
-        for i in range(9):
-            if key[i]:
-                nz |= 1 << i
-        near = nz | nz << 1 | nz << 2 | nz >> 1 | nz >> 2  # bit i: a tile within two places of i
-        for i in range(9):
-            ids.append(tid[tab[idx + _POW5[i]]] if key[i] < 4 and near >> i & 1 else -1)
+        ids[0] = tid[tab[idx]]
+        for i in near:
+            if key[i] < 4:
+                ids[i + 1] = tid[tab[idx + _POW5[i]]]
     else:
-        for i in range(9):
-            if kb[i] < 4 and any(kb[max(0, i - 2) : i + 3]):
-                kb[i] += 1
-                ids.append(_key_id(bytes(kb)))
-                kb[i] -= 1
-            else:
-                ids.append(-1)
+        ids[0] = _key_id(key)
+        for i in near:
+            if key[i] < 4:
+                ids[i + 1] = _key_id(key[:i] + _BYTE[key[i] + 1] + key[i + 1 :])
     t = tuple(ids)
     j = _PROFILE_ID.get(t)
     if j is None:
@@ -762,7 +773,22 @@ def _fm_row(rest: int, n_melds: int) -> dict[int, int]:
 
 
 def _fm_fill(row: dict[int, int], rest: int, j: int, n_melds: int) -> int:
-    v = row[j] = _final(_merge(rest, j), n_melds)
+    """`_final(_merge(rest, j), n_melds)` kept in `row`, read from the pairs of the two sets without
+    building the merged set: a dominated triple never gives the minimum, and min(min(k1 + k2, 4) +
+    n, 4) = min(k1 + k2 + n, 4)."""
+    best = -1
+    b = _SETS[j]
+    for m1, k1, p1 in _SETS[rest]:
+        for m2, k2, p2 in b:
+            p = p1 + p2
+            if p <= 1:
+                k = k1 + k2 + n_melds
+                x = p + m1 + m2 + (k if k < 4 else 4)
+                if x > best:
+                    best = x
+    if best < 0:  # no pair of readings: the merge is empty (`_final` refuses it)
+        return _final(_merge(rest, j), n_melds)
+    v = row[j] = 8 - n_melds - best
     return v
 
 
@@ -848,39 +874,40 @@ def draw_gains(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True
     return min(reg, sp), (masks[0], masks[1], masks[2])
 
 
-_DPROF: dict[bytes, tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]]] = {}
+_DProf = tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...], int]
+_DPROF: dict[bytes, _DProf] = {}
 _DPROF_ID: dict[tuple[int, ...], int] = {}
 _DPROFS: list[tuple[int, ...]] = []
 _DREG: dict[int, tuple[int, ...]] = {}
 
 
-def _dprof(key: bytes) -> tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]]:
+def _dprof(key: bytes) -> _DProf:
     """Discard profile of a suit key: (interned id of the set ids after each discard, the held
     (position, count) pairs, the keys after each discard (made when first needed: `_after_key`),
-    their set ids), in position order."""
-    held: list[tuple[int, int]] = []
-    ids: list[int] = []
+    their set ids, the key's own set id), in position order."""
     tab, tid, top = _TAB or _load_tab()
+    pos = _pattern(key.translate(_NZ))[0]
     idx = _base5(key) if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) <= top + 1 else -1
-    for i in range(9):
-        n = key[i]
-        if n:
-            j = _MISSING if idx < 0 else tab[idx - _POW5[i]]
-            ids.append(tid[j] if j != _MISSING else _key_id(key[:i] + _BYTE[n - 1] + key[i + 1 :]))
-            held.append((i, n))
+    ids = []
+    for i in pos:
+        j = _MISSING if idx < 0 else tab[idx - _POW5[i]]
+        ids.append(tid[j] if j != _MISSING else _key_id(key[:i] + _BYTE[key[i] - 1] + key[i + 1 :]))
     t = tuple(ids)
     d = _DPROF_ID.get(t)
     if d is None:
         d = _DPROF_ID[t] = len(_DPROFS)
         _DPROFS.append(t)
-    v = _DPROF[key] = (d, tuple(held), [None] * len(held), t)
+    kid = _KEY_ID.get(key)
+    if kid is None:
+        kid = _key_id(key)
+    v = _DPROF[key] = (d, tuple((i, key[i]) for i in pos), [None] * len(pos), t, kid)
     return v
 
 
 _BYTE = tuple(bytes((n,)) for n in range(256))
 
 
-def _after_key(key: bytes, dp: tuple[Any, ...], e: int) -> bytes:
+def _after_key(key: bytes, dp: _DProf, e: int) -> bytes:
     """The suit key after discard `e` of its discard profile `dp` (kept in the profile)."""
     i, n = dp[1][e]
     nk = dp[2][e] = key[:i] + _BYTE[n - 1] + key[i + 1 :]
@@ -903,20 +930,29 @@ def _dreg(other: int, dp: int, n_melds: int) -> tuple[int, ...]:
     return v
 
 
-def _discard_scan(
-    b: bytes, n_melds: int, seven_pairs: bool
-) -> tuple[
-    tuple[bytes, bytes, bytes],
-    tuple[int, int, int],
-    tuple[int, int, int],
-    list[tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]] | None],
-    list[tuple[int, int, int, int, int, int]],
-    int,
-]:
-    """The shanten of every discard of a hand without 7z: (suit keys, their set ids, per suit the
-    merged set of the other two, per suit its discard profile, the scan entries (kind, shanten,
-    regular, seven pairs, suit, index in the suit's profile) in kind order, the minimal shanten)."""
-    keys, i0, i1, i2 = _suit_key_ids(b)
+_Cand = tuple[int, int, int, int, int, int]
+
+
+def _scan(
+    b: bytes, n_melds: int, seven_pairs: bool, only_min: bool
+) -> tuple[tuple[bytes, bytes, bytes], tuple[_DProf, _DProf, _DProf], tuple[int, int, int], list[_Cand], int, int]:
+    """The shanten of every discard of a hand without 7z: (suit keys, their discard profiles, per
+    suit the merged set of the other two, the entries (kind, shanten, regular, seven pairs, suit,
+    index in the suit's profile) in kind order — only those of minimal shanten if `only_min` —, the
+    minimal shanten, the pairs count of seven pairs). One look-up per suit for its profile, one
+    for the regular shanten of all its discards given the other suits; seven pairs by counting."""
+    k0, k1, k2 = keys = (b[0:9], b[9:18], b[18:27])
+    dget = _DPROF.get
+    p0 = dget(k0)
+    if p0 is None:
+        p0 = _dprof(k0)
+    p1 = dget(k1)
+    if p1 is None:
+        p1 = _dprof(k1)
+    p2 = dget(k2)
+    if p2 is None:
+        p2 = _dprof(k2)
+    i0, i1, i2 = p0[4], p1[4], p2[4]
     mg = _MERGE.get
     o0 = mg((i1 << _ID_BITS) | i2)
     if o0 is None:
@@ -928,37 +964,56 @@ def _discard_scan(
     if o2 is None:
         o2 = _merge(i0, i1)
     others = (o0, o1, o2)
+    profs = (p0, p1, p2)
     sp_on = seven_pairs and n_melds == 0
-    pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
-    dget = _DPROF.get
-    rget = _DREG.get
-    scan: list[tuple[int, int, int, int, int, int]] = []
-    profs: list[tuple[int, tuple[tuple[int, int], ...], list[bytes | None], tuple[int, ...]] | None] = [None, None, None]
-    low = 99
     # seven pairs after a discard: one pair fewer when the kind was held 2 or 4 times
+    pairs0 = b.count(2) + b.count(3) + 2 * b.count(4) if sp_on else 0
     spa = 6 - min(pairs0, 7) if sp_on else 99
     spb = 6 - min(pairs0 - 1, 7) if sp_on else 99
+    rget = _DREG.get
+    drs: list[tuple[int, ...] | None] = [None, None, None]
+    rlow = 99
     for s in range(3):
-        key = keys[s]
-        if key == _EMPTY:
-            continue
-        dp = dget(key)
-        if dp is None:
-            dp = _dprof(key)
-        profs[s] = dp
-        other = others[s]
-        regs = rget((((other << 24) | dp[0]) << 3) | n_melds)
+        dp = profs[s]
+        if dp[1]:
+            other = others[s]
+            regs = rget((((other << 24) | dp[0]) << 3) | n_melds)
+            if regs is None:
+                regs = _dreg(other, dp[0], n_melds)
+            drs[s] = regs
+            r = min(regs)
+            if r < rlow:
+                rlow = r
+    cands: list[_Cand] = []
+    if only_min and spa > rlow:
+        # seven pairs cannot reach the best regular discard (spb ≥ spa): the minimal discards are
+        # those of minimal regular shanten
+        for s in range(3):
+            regs = drs[s]
+            if regs is not None and rlow in regs:
+                held = profs[s][1]
+                base = 9 * s
+                for e, (i, n) in enumerate(held):
+                    if regs[e] == rlow:
+                        cands.append((base + i, rlow, rlow, spb if n == 2 or n == 4 else spa, s, e))
+        return keys, profs, others, cands, rlow, pairs0
+    low = 99
+    for s in range(3):
+        regs = drs[s]
         if regs is None:
-            regs = _dreg(other, dp[0], n_melds)
+            continue
         base = 9 * s
-        for e, (i, n) in enumerate(dp[1]):
+        for e, (i, n) in enumerate(profs[s][1]):
             reg = regs[e]
             sp = spb if n == 2 or n == 4 else spa
             sh = reg if reg < sp else sp
             if sh < low:
                 low = sh
-            scan.append((base + i, sh, reg, sp, s, e))
-    return keys, (i0, i1, i2), others, profs, scan, low
+                if only_min:
+                    cands = []
+            if sh == low or not only_min:
+                cands.append((base + i, sh, reg, sp, s, e))
+    return keys, profs, others, cands, low, pairs0
 
 
 def discard_shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> list[tuple[int, int]]:
@@ -974,7 +1029,20 @@ def discard_shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool =
                 out.append((k, shanten(bytes(c), n_melds, seven_pairs)))
                 c[k] += 1
         return out
-    return [(x[0], x[1]) for x in _discard_scan(b, n_melds, seven_pairs)[4]]
+    return [(x[0], x[1]) for x in _scan(b, n_melds, seven_pairs, False)[3]]
+
+
+def min_discard_shanten(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> tuple[int, list[int]]:
+    """(the least shanten after one discard, the kinds whose discard reaches it, in kind order):
+    `discard_shanten` reduced to its minimum (a suit's minimal discards are kept with its row of
+    regular shanten values, so the others are not listed); (99, []) for no tile."""
+    b = counts if type(counts) is bytes else bytes(counts)
+    if len(b) > N_SUITED and any(b[N_SUITED:]):  # a plain 7z kind held: the generic path
+        scan = discard_shanten(b, n_melds, seven_pairs)
+        low = min((sh for _, sh in scan), default=99)
+        return low, [k for k, sh in scan if sh == low]
+    got = _scan(b, n_melds, seven_pairs, True)
+    return got[4], [x[0] for x in got[3]]
 
 
 def discard_gains(
@@ -1009,13 +1077,11 @@ def _gains(
             if len(got) == 1:
                 got = [(got[0][0], got[0][1], None)]
         return got
-    keys, ids, others, profs, scan, low = _discard_scan(b, n_melds, seven_pairs)
-    if only_min:
-        scan = [x for x in scan if x[1] == low]
-        if len(scan) == 1:
-            return [(scan[0][0], low, None)]
+    keys, profs, others, scan, low, pairs0 = _scan(b, n_melds, seven_pairs, only_min)
+    if only_min and len(scan) == 1:
+        return [(scan[0][0], low, None)]
     mg = _MERGE.get
-    pairs0 = b.count(2) + b.count(3) + 2 * b.count(4)
+    gget = _GAIN.get
     res: list[tuple[int, int, tuple[int, int, int] | None]] = []
     pfs: list[int] = [-1, -1, -1]
     seen: dict[int, int] = {}
@@ -1024,24 +1090,22 @@ def _gains(
             res.append((k, sh, None))
             continue
         dp = profs[s]
-        assert dp is not None
         nk = dp[2][e]
         if nk is None:
             nk = _after_key(keys[s], dp, e)
-        j = dp[3][e]
         masks = [0, 0, 0]
         if reg <= sp:
+            j = dp[3][e]
             for o in range(3):
                 if o == s:
                     if nk == _EMPTY:
-                        continue
+                        continue  # no tile of this suit left
                     rest = others[s]
-                    pf = _PROFILE.get(nk)
-                    if pf is None:
+                    pf = _PROFILE.get(nk, -1)
+                    if pf < 0:
                         pf = _profile(nk)
                 else:
-                    key = keys[o]
-                    if key == _EMPTY:
+                    if not profs[o][1]:
                         continue
                     # an untouched suit's mask depends only on the discarded suit and its set after
                     om = (j << 4) | (s << 2) | o
@@ -1051,18 +1115,17 @@ def _gains(
                         continue
                     pf = pfs[o]
                     if pf < 0:
-                        pf = _PROFILE.get(key, -1)
+                        pf = pfs[o] = _PROFILE.get(keys[o], -1)
                         if pf < 0:
-                            pf = _profile(key)
-                        pfs[o] = pf
-                    t = ids[3 - o - s]
+                            pf = pfs[o] = _profile(keys[o])
+                    t = profs[3 - o - s][4]
                     rest = mg((j << _ID_BITS) | t)
                     if rest is None:
                         rest = _merge(j, t)
-                    m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
+                    m = gget((((rest << 40) | pf) << 3) | n_melds)
                     masks[o] = seen[om] = _gain_mask(rest, n_melds, pf) if m is None else m
                     continue
-                m = _GAIN.get((((rest << 40) | pf) << 3) | n_melds)
+                m = gget((((rest << 40) | pf) << 3) | n_melds)
                 masks[o] = _gain_mask(rest, n_melds, pf) if m is None else m
         if sp <= reg and pairs0 - (b[k] == 2 or b[k] == 4) < 7:
             for o in range(3):

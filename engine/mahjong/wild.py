@@ -10,14 +10,16 @@ number of wilds that completes the suit into sets only (`need[0]`) and into sets
 with |C| = 3s + 2 wins iff for some suit p: need_p[1] + sum over the other suits of need[0] <= w.
 The per-suit entries (`engine.mahjong.core.suit_need`) follow the reference procedure of HZ-H2 (first
 tile in a triplet, pair or one of its three sequences, missing members filled by wilds) and cached
-(a dict filled lazily): no wild is ever tried as a concrete tile.
+(a dict filled lazily; keys of at most 14 tiles read from the generated table of
+engine/mahjong/suit_needs.py): no wild is ever tried as a concrete tile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.mahjong.core import suit_need
+from engine.mahjong import suit_needs as _generated
+from engine.mahjong.core import _base5, suit_need
 from engine.tiles import N_KINDS, RED
 
 HONOUR_NEED: tuple[tuple[int, int], ...] = ((0, 2), (2, 1), (1, 0), (0, 2), (2, 1))
@@ -29,10 +31,16 @@ _NEEDS: dict[bytes, tuple[int, int]] = {}
 
 
 def suit_needs(key: bytes) -> tuple[int, int]:
-    """One suit's (no pair, pair) wild needs: a dict look-up, computed once per key by the core."""
+    """One suit's (no pair, pair) wild needs: a dict look-up, read once per key from the generated
+    table (a key of at most 14 tiles) or computed by the core."""
     v = _NEEDS.get(key)
     if v is None:
-        v = _NEEDS[key] = (suit_need(key, False), suit_need(key, True))
+        tab = _generated.table() if len(key) == 9 and max(key) <= 4 else None
+        cell = _generated.MISSING if tab is None else tab[_base5(key)]
+        if cell != _generated.MISSING:
+            v = _NEEDS[key] = (cell >> 3, cell & 7)
+        else:
+            v = _NEEDS[key] = (suit_need(key, False), suit_need(key, True))
     return v
 
 
