@@ -22,9 +22,8 @@ Whatever it picks is checked against `legal_actions`; fold is always legal for t
 
 from __future__ import annotations
 
-import bisect
 import random
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.zhajinhua.game import _turn_actions, _turn_options
@@ -39,16 +38,27 @@ def _sorted_keys(a23_second: bool, suit_tiebreak: bool) -> list[tuple[int, ...]]
     return sorted(evaluate(h, a23_second, suit_tiebreak) for h in all_hands())
 
 
-@lru_cache(maxsize=1 << 16)
-def _strength(hand: tuple[int, int, int], a23_second: bool, suit_tiebreak: bool) -> float:
-    keys = _sorted_keys(a23_second, suit_tiebreak)
-    return bisect.bisect_left(keys, evaluate(hand, a23_second, suit_tiebreak)) / len(keys)
+@cache
+def _first_index(a23_second: bool, suit_tiebreak: bool) -> dict[tuple[int, ...], int]:
+    """Each key -> its first index in `_sorted_keys` (= `bisect_left` of a key the list holds: every
+    hand's key is there), built in one pass over the sorted list."""
+    first: dict[tuple[int, ...], int] = {}
+    for i, k in enumerate(_sorted_keys(a23_second, suit_tiebreak)):
+        first.setdefault(k, i)
+    return first
+
+
+_N_HANDS = 22100
+"""len(all_hands()): C(52, 3)."""
 
 
 def strength(state: State, seat: int) -> float:
-    """Share of all hands that this seat's hand strictly beats (0..1, 2-3-5 special ignored)."""
+    """Share of all hands that this seat's hand strictly beats (0..1, 2-3-5 special ignored):
+    `bisect_left(_sorted_keys(...), key) / len(keys)`, by the first-index table."""
     r = state.rules
-    return _strength(state.hands[seat], r.a23 == "second", r.suit_tiebreak)  # type: ignore[arg-type]
+    a23_second = r.a23 == "second"
+    key = evaluate(state.hands[seat], a23_second, r.suit_tiebreak)  # type: ignore[arg-type]
+    return _first_index(a23_second, r.suit_tiebreak)[key] / _N_HANDS
 
 
 def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, Any]:
@@ -66,7 +76,6 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
     seen = state.seen
     can_look = not seen[a] and state.round >= r.look_min_round and a in act
     amounts, targets, can_open, can_allin = _turn_options(state, a, act)
-    fold = {"type": "fold", "seat": a}
 
     if state.allin is not None:  # an all-in waits for this seat's call
         if can_look:
@@ -74,7 +83,7 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
         s = strength(state, a)
         if can_allin and (s > 0.5 or rng.random() < 0.1):
             return {"type": "allin", "seat": a}
-        return fold
+        return {"type": "fold", "seat": a}
 
     rnd = state.round
     late = rnd >= r.compare_min_round + 5
@@ -91,12 +100,12 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
             return {"type": "bet", "seat": a, "amount": amounts[0]}
         if targets:
             return {"type": "open", "seat": a} if can_open else _pick_target(state, targets, rng)
-        return fold
+        return {"type": "fold", "seat": a}
 
     s = strength(state, a)
     win = s ** max(1, len(act) - 1)
     if win < 0.15 and rng.random() > 0.08 and not late:
-        return fold
+        return {"type": "fold", "seat": a}
     if can_allin and win > 0.55:
         return {"type": "allin", "seat": a}
     if can_open and (late or (0.3 < win < 0.8 and rng.random() < 0.5) or (win >= 0.8 and rnd >= 4)):
@@ -113,7 +122,7 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
         return {"type": "open", "seat": a}
     if can_allin:
         return {"type": "allin", "seat": a}
-    return fold
+    return {"type": "fold", "seat": a}
 
 
 def own_actions(state: State, a: int) -> list[dict[str, Any]]:

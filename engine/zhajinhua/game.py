@@ -41,7 +41,7 @@ Choices where the rule file leaves room (see also hands.py):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise, product
@@ -263,14 +263,8 @@ class _Work:
         if len(act) == 1:
             self.finish(act, "last_standing", seq)
             return
-        n, active = self.st.n, self.active
-        t = s
-        for i in range(1, n + 1):  # the next active seat after s (there are two or more)
-            t = (s + i) % n
-            if active[t]:
-                break
-        d = self.st.dealer + 1
-        if (t - d) % n <= (s - d) % n:  # pos(t) <= pos(s): a new round
+        t, new_round = _next_actor(self.st, self.active, s)
+        if new_round:
             r = self.st.rules
             if not self.st.gold and r.max_rounds > 0 and self.round + 1 == r.max_rounds + 1:
                 self.note(f"seq {seq}: ZJH-R5 round {r.max_rounds} was the last: showdown")
@@ -359,19 +353,17 @@ class ZhaJinHua:
 
     # ------------------------------------------------------------------ the reducer
     def apply(self, state: State, event: AnyEvent) -> State:
-        """One event (ZJH-R1): a new State, or `Illegal` with the contract code and the rule id."""
-        t = event.type
-        if state.finished:
-            raise Illegal("after_end", f"ZJH-R17 {t} after the match ended ({state.end})")
-        handler = _HANDLERS.get(t)
-        if handler is None:
-            raise Illegal("wrong_phase", f"ZJH-R1 {t} is not a Zha Jin Hua action")
-        seat: int = event.seat  # type: ignore[attr-defined]
-        if not state.active[seat]:
-            raise Illegal("wrong_phase", f"ZJH-R1 seat {seat} is out ({state.out[seat]}) and cannot {t}")
-        w = _Work(state)
-        handler(w, event, seat, event.seq)
-        return w.freeze()
+        """One event (ZJH-R1): a new State, or `Illegal` with the contract code and the rule id.
+
+        A look, or a room_card bet or fold that does not end the match, takes a short path
+        (`_FAST`: the same new State, tests/test_sim_speed_zjh.py); anything else, every refusal
+        included, the general one (`_apply_plain`)."""
+        fast = _FAST.get(event.type)  # type: ignore[attr-defined]
+        if fast is not None and not state.finished:
+            new = fast(state, event)
+            if new is not None:
+                return new
+        return _apply_plain(state, event)
 
     def is_finished(self, state: State) -> bool:
         return state.finished
@@ -391,8 +383,8 @@ class ZhaJinHua:
             share = {}
         r = state.rules
         if r.special_rewards != "off":
-            ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
-            order = sorted(range(n), key=state.pos)
+            ev = _evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
+            order = _action_order(state)
             holders = winners if r.special_rewards == "winner" else order
             factor = n if r.reward_basis == "ante_sum" else 1
             left = None
@@ -657,6 +649,106 @@ _HANDLERS = {
 }
 
 
+def _apply_plain(state: State, event: AnyEvent) -> State:
+    """`apply` by the handlers on a work copy: every event, every check (ZJH-R1)."""
+    t = event.type  # type: ignore[attr-defined]
+    if state.finished:
+        raise Illegal("after_end", f"ZJH-R17 {t} after the match ended ({state.end})")
+    handler = _HANDLERS.get(t)
+    if handler is None:
+        raise Illegal("wrong_phase", f"ZJH-R1 {t} is not a Zha Jin Hua action")
+    seat: int = event.seat  # type: ignore[attr-defined]
+    if not state.active[seat]:
+        raise Illegal("wrong_phase", f"ZJH-R1 seat {seat} is out ({state.out[seat]}) and cannot {t}")
+    w = _Work(state)
+    handler(w, event, seat, event.seq)
+    return w.freeze()
+
+
+def _derived(state: State, changes: dict[str, Any]) -> State:
+    """A new State: `state`'s fields with `changes` (what `_Work.freeze` makes of the same edits)."""
+    d = state.__dict__.copy()
+    d.update(changes)
+    new = _new_state(State)
+    _set_attr(new, "__dict__", d)
+    return new
+
+
+def _fast_look(state: State, event: Any) -> State | None:
+    """ZJH-R7 (= `_look`), when legal: an active seat that has not looked, from `look_min_round`."""
+    seat = event.seat
+    if not (seat < state.n and state.active[seat]) or state.seen[seat] or state.round < state.rules.look_min_round:
+        return None
+    return _derived(state, {"seen": _with(state.seen, seat, True)})
+
+
+def _room_turn(state: State, active: tuple[bool, ...], s: int) -> dict[str, Any] | None:
+    """`_Work.after_turn` of seat s in room_card (no stacks: no ZJH-R14) when the match goes on:
+    the next actor and round, or None when it would end (one seat left, the ZJH-R5 round cap)."""
+    if active.count(True) < 2:
+        return None
+    t, new_round = _next_actor(state, active, s)
+    rnd = state.round
+    if new_round:
+        r = state.rules
+        if r.max_rounds > 0 and rnd + 1 == r.max_rounds + 1:
+            return None
+        rnd += 1
+    return {"round": rnd, "actor": t}
+
+
+def _fast_bet(state: State, event: Any) -> State | None:
+    """ZJH-R8 (= `_bet`) in room_card, when legal and the match goes on."""
+    seat = event.seat
+    if state.gold or state.stacks is not None or state.actor != seat or state.allin is not None:
+        return None
+    if not (seat < state.n and state.active[seat]):
+        return None
+    r = state.rules
+    allowed = _stakes(tuple(r.seen_levels if state.seen[seat] else r.blind_levels), state.level, r.cap_level, state.base)
+    amount = event.amount
+    if amount not in allowed:
+        return None
+    changes = _room_turn(state, state.active, seat)
+    if changes is None:
+        return None
+    contrib = state.contrib
+    changes["level"] = allowed[amount]
+    changes["contrib"] = _with(contrib, seat, contrib[seat] + amount)
+    changes["chips"] = (*state.chips, (seat, "bet", amount, event.seq))
+    return _derived(state, changes)
+
+
+def _fast_fold(state: State, event: Any) -> State | None:
+    """ZJH-R11 (= `_fold`) in room_card, when the match goes on."""
+    seat = event.seat
+    if state.gold or state.stacks is not None or state.actor != seat or not (seat < state.n and state.active[seat]):
+        return None
+    active = _with(state.active, seat, False)
+    changes = _room_turn(state, active, seat)  # type: ignore[arg-type]
+    if changes is None:
+        return None
+    changes["active"] = active
+    changes["out"] = _with(state.out, seat, "fold")
+    return _derived(state, changes)
+
+
+_FAST: dict[str, Callable[[State, Any], State | None]] = {"look": _fast_look, "bet": _fast_bet, "fold": _fast_fold}
+
+
+def _next_actor(state: State, active: Sequence[bool], s: int) -> tuple[int, bool]:
+    """ZJH-R4: the next active seat after s (two or more are active) and whether it starts a new
+    round (its action position is not after s's)."""
+    n = state.n
+    t = s
+    for i in range(1, n + 1):
+        t = (s + i) % n
+        if active[t]:
+            break
+    d = state.dealer + 1
+    return t, (t - d) % n <= (s - d) % n
+
+
 def _turn_options(state: State, a: int, act: list[int] | None = None) -> tuple[list[int], list[int], bool, bool]:
     """The actor's legal turn-taking actions (no look/timeout/forfeit) as data: (bet amounts, compare
     targets, open, allin), in the order `_turn_actions` lists them (fold is always legal). With an
@@ -699,20 +791,36 @@ def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
     return out
 
 
+def _action_order(state: State) -> list[int]:
+    """The seats in action order: `sorted(range(n), key=state.pos)` (pos is a rotation)."""
+    n, first = state.n, state.dealer + 1
+    return [(first + i) % n for i in range(n)]
+
+
+_POT_KINDS = ("ante", "bet", "compare_cost", "open_cost", "allin")
+
+
 def _pot_items(state: State, winners: list[int], share: dict[int, int]) -> list[dict[str, Any]]:
     """S3/S4 as lines: each payer's chips (by kind) to the winner(s) receiving them."""
-    kinds = ("ante", "bet", "compare_cost", "open_cost", "allin")
-    chunks: dict[tuple[int, str], tuple[int, list[int]]] = {}
+    chunks: dict[int, dict[str, list[Any]]] = {}  # seat -> kind -> [amount, seqs]
     for seat, kind, amount, seq in state.chips:
-        amt, seqs = chunks.get((seat, kind), (0, []))
-        chunks[(seat, kind)] = (amt + amount, [*seqs, seq])
+        by_kind = chunks.get(seat)
+        if by_kind is None:
+            by_kind = chunks[seat] = {}
+        c = by_kind.get(kind)
+        if c is None:
+            by_kind[kind] = [amount, [seq]]
+        else:
+            c[0] += amount
+            c[1].append(seq)
     need = dict(share)
     supply: list[tuple[int, str, int, list[int]]] = []
-    for seat in sorted(range(state.n), key=state.pos):
-        for kind in kinds:
-            if (seat, kind) not in chunks:
-                continue
-            amt, seqs = chunks[(seat, kind)]
+    for seat in _action_order(state):
+        by_kind = chunks.get(seat)
+        if by_kind is None:
+            continue
+        for kind in [k for k in _POT_KINDS if k in by_kind]:
+            amt, seqs = by_kind[kind]
             if seat in need:
                 own = min(amt, need[seat])
                 need[seat] -= own
