@@ -210,3 +210,15 @@ def test_strength_is_the_bisection(a23: str, suit_tiebreak: bool) -> None:
     for h in all_hands()[::7]:
         want = bisect.bisect_left(keys, evaluate(h, a23 == "second", suit_tiebreak)) / len(keys)
         assert strength(replace(st, hands=(h, st.hands[1])), 0) == want
+
+
+def test_shuffle_is_random_shuffle() -> None:
+    import random
+
+    for seed in range(300):
+        for size in (0, 1, 2, 3, 17, 52):
+            a, b = list(range(size)), list(range(size))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            zg._shuffle(b, r2)
+            assert a == b and r1.getstate() == r2.getstate()

@@ -64,6 +64,8 @@ def _ts(index: int, seq: int) -> str:
 
 
 _HMS: dict[int, str] = {}
+_DAYS: dict[int, str] = {}
+"""`_day` by dict (no cache call per event): bounded by the days of the match indexes simulated."""
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
@@ -80,8 +82,10 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
     hms = _HMS.get(sec)
     if hms is None:
         hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
-    data = {"match_id": match_id, "seq": seq, "ts": _day(days) + hms}
-    data.update(payload)
+    day = _DAYS.get(days)
+    if day is None:
+        day = _DAYS[days] = _day(days)
+    data = {"match_id": match_id, "seq": seq, "ts": day + hms, **payload}
     if len(data) != len(payload) + 3:  # the payload names match_id, seq or ts: the model call's TypeError
         return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
     return validate(data)  # type: ignore[no-any-return]

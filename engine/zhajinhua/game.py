@@ -472,7 +472,7 @@ class ZhaJinHua:
     def deal(self, rules: Rules, n_players: int, rng: random.Random) -> dict[str, Any]:
         """`dealt` fields from a seeded shuffle; gold stacks (for base 1) mix short and deep stacks."""
         deck = list(CARD_NAME[:52])
-        rng.shuffle(deck)
+        _shuffle(deck, rng)
         out: dict[str, Any] = {"hands": [deck[3 * s: 3 * s + 3] for s in range(n_players)]}
         if rules.mode == "gold":
             out["stacks"] = [rng.randint(3, 30) if rng.random() < 0.4 else rng.randint(30, 300) for _ in range(n_players)]
@@ -647,6 +647,23 @@ _HANDLERS = {
     "forfeit": _forfeit,
     "allin": _allin,
 }
+
+
+def _shuffle(x: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(x)`: the same swaps from the same draws. For a plain `random.Random` it is
+    CPython's `shuffle` with `_randbelow_with_getrandbits` inlined (no call per card; the draws of
+    `getrandbits(k)` until one is below i + 1, as there); anything else calls `rng.shuffle`."""
+    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _apply_plain(state: State, event: AnyEvent) -> State:
