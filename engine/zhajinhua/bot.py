@@ -26,7 +26,7 @@ import random
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.zhajinhua.game import _turn_actions, _turn_options
+from engine.zhajinhua.game import _seats_of, _turn_actions, _turn_options
 from engine.zhajinhua.hands import all_hands, evaluate
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, A
     r = state.rules
     if r.turn_seconds > 0 and rng.random() < 0.004:
         return {"type": "timeout", "seat": a}
-    act = state.active_seats()
+    act = _seats_of(state.active, state.n)  # = state.active_seats()
     if rng.random() < 0.002:
         return {"type": "forfeit", "seat": rng.choice(act)}
     seen = state.seen

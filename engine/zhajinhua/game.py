@@ -787,7 +787,9 @@ def _turn_options(state: State, a: int, act: list[int] | None = None) -> tuple[l
         if act is None:
             act = state.active_seats()
         if stacks is None or r.compare_cost_factor * table[level - 1] * base <= stacks[a]:  # factor × call(a)
-            targets = [t for t in act if t != a]
+            targets = list(act)  # every active seat but a, in seat order
+            if a in targets:
+                targets.remove(a)
             can_open = len(act) == 2
         if stacks is not None and len(act) == 2:
             other = act[0] if act[1] == a else act[1]
