@@ -65,7 +65,7 @@ def _ts(index: int, seq: int) -> str:
 
 _HMS: dict[int, str] = {}
 _DAYS: dict[int, str] = {}
-"""`_day` by dict (no cache call per event): bounded by the days of the match indexes simulated."""
+"""`_day` by dict (no cache call per event): one entry per 144 match indexes simulated."""
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
@@ -84,6 +84,8 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
         hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
     day = _DAYS.get(days)
     if day is None:
+        if len(_DAYS) >= 4096:  # bounded, as `_day`'s cache
+            _DAYS.clear()
         day = _DAYS[days] = _day(days)
     data = {"match_id": match_id, "seq": seq, "ts": day + hms, **payload}
     if len(data) != len(payload) + 3:  # the payload names match_id, seq or ts: the model call's TypeError
@@ -92,6 +94,7 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
 
 
 _VALIDATE: dict[str, Any] = {}
+_STARTED = MatchStarted.__pydantic_validator__.validate_python
 
 
 _RULES: dict[tuple[str, str], Any] = {}
@@ -100,7 +103,7 @@ _RULES: dict[tuple[str, str], Any] = {}
 def _parsed_rules(game: Any, raw_rules: dict[str, Any]) -> Any:
     """The game's parsed rules (a frozen object), parsed once per (game, rules as JSON)."""
     try:
-        key = (game.id, json.dumps(raw_rules, sort_keys=True))
+        key = (game.id, json.dumps(raw_rules, sort_keys=True) if raw_rules else "{}")  # = json.dumps({})
     except TypeError:  # not JSON (never from the CLI): no caching
         return game.parse_rules(raw_rules)
     parsed = _RULES.get(key)
@@ -194,10 +197,10 @@ def match_events(
     if w.seek:
         names = w.seat_partners(names, rng)
     match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
-    started = MatchStarted(
-        match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
-        players=names, dealer=rng.randrange(n), base=1,
-    )  # fmt: skip
+    started = _STARTED({
+        "match_id": match_id, "seq": 0, "ts": _ts(index, 0), "game": game_id, "rules": raw_rules or {"preset": "standard"},
+        "players": names, "dealer": rng.randrange(n), "base": 1,
+    })  # fmt: skip  # = MatchStarted(match_id=…, …): the model's validator on the same data
     yield started
     # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
     deal_kw = {"dealer": started.dealer} if _deal_takes_dealer(game_id) else {}
