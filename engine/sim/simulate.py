@@ -21,6 +21,8 @@ from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
 from typing import IO, Any
 
+import orjson
+
 from engine.errors import Illegal
 from engine.registry import get_bot, get_game
 from engine.workers import process_pool
@@ -62,28 +64,37 @@ def _ts(index: int, seq: int) -> str:
 
 
 _HMS: dict[int, str] = {}
+_DAYS: dict[int, str] = {}
+"""`_day` by dict (no cache call per event): one entry per 144 match indexes simulated."""
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
     """The validated event: `Model(match_id=…, seq=…, ts=…, **payload)`, through the model's own
     validator with the same data (no keyword repacking; the same event, checks and errors:
-    tests/test_mahjong_fastpaths.py compares them)."""
+    tests/test_mahjong_fastpaths.py and tests/test_sim_speed_shared.py compare them). A trusted
+    construction in Python (checks, then the model's four attributes set) was tried: it costs as
+    many instructions as pydantic-core's validation, so the validator stays the one path."""
     t = payload["type"]
     validate = _VALIDATE.get(t)
     if validate is None:
         validate = _VALIDATE[t] = EVENT_TYPES[t].__pydantic_validator__.validate_python  # KeyError: unknown type
-    if "match_id" in payload or "seq" in payload or "ts" in payload:  # the model call's TypeError
-        return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
     days, sec = divmod(index * 600 + seq * 3, 86400)  # = _ts(index, seq), inlined
     hms = _HMS.get(sec)
     if hms is None:
         hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
-    data = {"match_id": match_id, "seq": seq, "ts": _day(days) + hms}
-    data.update(payload)
+    day = _DAYS.get(days)
+    if day is None:
+        if len(_DAYS) >= 4096:  # bounded, as `_day`'s cache
+            _DAYS.clear()
+        day = _DAYS[days] = _day(days)
+    data = {"match_id": match_id, "seq": seq, "ts": day + hms, **payload}
+    if len(data) != len(payload) + 3:  # the payload names match_id, seq or ts: the model call's TypeError
+        return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
     return validate(data)  # type: ignore[no-any-return]
 
 
 _VALIDATE: dict[str, Any] = {}
+_STARTED = MatchStarted.__pydantic_validator__.validate_python
 
 
 _RULES: dict[tuple[str, str], Any] = {}
@@ -92,7 +103,7 @@ _RULES: dict[tuple[str, str], Any] = {}
 def _parsed_rules(game: Any, raw_rules: dict[str, Any]) -> Any:
     """The game's parsed rules (a frozen object), parsed once per (game, rules as JSON)."""
     try:
-        key = (game.id, json.dumps(raw_rules, sort_keys=True))
+        key = (game.id, json.dumps(raw_rules, sort_keys=True) if raw_rules else "{}")  # = json.dumps({})
     except TypeError:  # not JSON (never from the CLI): no caching
         return game.parse_rules(raw_rules)
     parsed = _RULES.get(key)
@@ -186,10 +197,10 @@ def match_events(
     if w.seek:
         names = w.seat_partners(names, rng)
     match_id = f"{prefix}-{game_id}-{seed}-{index:06d}"
-    started = MatchStarted(
-        match_id=match_id, seq=0, ts=_ts(index, 0), game=game_id, rules=raw_rules or {"preset": "standard"},
-        players=names, dealer=rng.randrange(n), base=1,
-    )  # fmt: skip
+    started = _STARTED({
+        "match_id": match_id, "seq": 0, "ts": _ts(index, 0), "game": game_id, "rules": raw_rules or {"preset": "standard"},
+        "players": names, "dealer": rng.randrange(n), "base": 1,
+    })  # fmt: skip  # = MatchStarted(match_id=…, …): the model's validator on the same data
     yield started
     # mahjong deals give the dealer (庄家) 14 tiles: a game whose deal takes `dealer` gets it
     deal_kw = {"dealer": started.dealer} if _deal_takes_dealer(game_id) else {}
@@ -254,24 +265,34 @@ def _encoders() -> tuple[json.JSONEncoder, json.JSONEncoder]:
 
 def _chained_text(events: list[AnyEvent]) -> str:
     """The match as JSON Lines with the hash chain: the same text as `event_to_json` of each event
-    of `fill_chain(events)` (tests/test_sim_speed.py checks it), with one `model_dump` per event
-    and no model copies."""
+    of `fill_chain(events)` (tests/test_sim_speed.py, tests/test_sim_speed_shared.py check it).
+    Each event's set fields are read once (`canonical_fields`, no copies) and written by orjson
+    where it writes the same bytes as `json` (as `events.chain._event_bytes`: every event but
+    `match_started` holds only strings, strict integers, booleans, None and lists); orjson's
+    TypeError (an integer beyond 64 bits) and `match_started` go to the `json` encoders."""
     canonical, line = _encoders()
-    lines = []
-    prev = ""
+    sort_keys = orjson.OPT_SORT_KEYS
+    lines: list[bytes] = []
+    prev = b""
     for e in events:
-        d = e.canonical_dict()  # no `hash` yet: exactly what the chain hashes (events.md §5)
-        h = hashlib.sha256(prev.encode())
-        h.update(canonical.encode(d).encode("utf-8"))  # = events.chain.canonical_json(d)
-        prev = h.hexdigest()
+        d = e.canonical_fields()  # no `hash` yet: exactly what the chain hashes (events.md §5)
         ordered = {k: d[k] for k in _FIRST_KEYS}
-        for k, v in d.items():
-            if k not in ordered:
-                ordered[k] = v
-        ordered["hash"] = prev
-        lines.append(line.encode(ordered))  # = json.dumps(ordered, ensure_ascii=False, separators=…)
-    lines.append("")
-    return "\n".join(lines)
+        ordered.update(d)  # the envelope first, then the other fields in the event's order
+        data = text = None
+        if d["type"] != "match_started":
+            try:
+                data = orjson.dumps(d, option=sort_keys)  # = events.chain.canonical_json(d)
+                ordered["hash"] = (prev := hashlib.sha256(prev + data).hexdigest().encode()).decode()
+                text = orjson.dumps(ordered)  # = json.dumps(ordered, ensure_ascii=False, separators=…)
+            except TypeError:
+                data = text = None
+        if text is None:
+            data = canonical.encode(d).encode("utf-8")
+            ordered["hash"] = (prev := hashlib.sha256(prev + data).hexdigest().encode()).decode()
+            text = line.encode(ordered).encode("utf-8")
+        lines.append(text)
+    lines.append(b"")
+    return b"\n".join(lines).decode("utf-8")
 
 
 def _batch(args: tuple[Any, ...]) -> list[str]:

@@ -22,12 +22,11 @@ Whatever it picks is checked against `legal_actions`; fold is always legal for t
 
 from __future__ import annotations
 
-import bisect
 import random
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.zhajinhua.game import _turn_actions
+from engine.zhajinhua.game import _seats_of, _turn_actions, _turn_options
 from engine.zhajinhua.hands import all_hands, evaluate
 
 if TYPE_CHECKING:
@@ -39,82 +38,91 @@ def _sorted_keys(a23_second: bool, suit_tiebreak: bool) -> list[tuple[int, ...]]
     return sorted(evaluate(h, a23_second, suit_tiebreak) for h in all_hands())
 
 
+@cache
+def _first_index(a23_second: bool, suit_tiebreak: bool) -> dict[tuple[int, ...], int]:
+    """Each key -> its first index in `_sorted_keys` (= `bisect_left` of a key the list holds: every
+    hand's key is there), built in one pass over the sorted list."""
+    first: dict[tuple[int, ...], int] = {}
+    for i, k in enumerate(_sorted_keys(a23_second, suit_tiebreak)):
+        first.setdefault(k, i)
+    return first
+
+
+_N_HANDS = 22100
+"""len(all_hands()): C(52, 3)."""
+
+
 def strength(state: State, seat: int) -> float:
-    """Share of all hands that this seat's hand strictly beats (0..1, 2-3-5 special ignored)."""
+    """Share of all hands that this seat's hand strictly beats (0..1, 2-3-5 special ignored):
+    `bisect_left(_sorted_keys(...), key) / len(keys)`, by the first-index table."""
     r = state.rules
-    keys = _sorted_keys(r.a23 == "second", r.suit_tiebreak)
-    k = evaluate(state.hands[seat], r.a23 == "second", r.suit_tiebreak)  # type: ignore[arg-type]
-    return bisect.bisect_left(keys, k) / len(keys)
+    a23_second = r.a23 == "second"
+    key = evaluate(state.hands[seat], a23_second, r.suit_tiebreak)  # type: ignore[arg-type]
+    return _first_index(a23_second, r.suit_tiebreak)[key] / _N_HANDS
 
 
 def bot_action(game: ZhaJinHua, state: State, rng: random.Random) -> dict[str, Any]:
-    """The next event payload (see the module docstring)."""
+    """The next event payload (see the module docstring). The actor's options come as data
+    (`_turn_options`: amounts and targets, no payload dicts); only the chosen payload is built."""
     a = state.actor
     if a is None:
         raise RuntimeError("bot_action is only called while the match runs")
     r = state.rules
     if r.turn_seconds > 0 and rng.random() < 0.004:
         return {"type": "timeout", "seat": a}
+    act = _seats_of(state.active, state.n)  # = state.active_seats()
     if rng.random() < 0.002:
-        return {"type": "forfeit", "seat": rng.choice(state.active_seats())}
-    mine = own_actions(state, a)
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for x in mine:
-        by_kind.setdefault(x["type"], []).append(x)
-    can_look = "look" in by_kind
-    fold = {"type": "fold", "seat": a}
-    act = state.active_seats()
-    opponents = len(act) - 1
-    allins = by_kind.get("allin", [])
+        return {"type": "forfeit", "seat": rng.choice(act)}
+    seen = state.seen
+    can_look = not seen[a] and state.round >= r.look_min_round and a in act
+    amounts, targets, can_open, can_allin = _turn_options(state, a, act)
 
     if state.allin is not None:  # an all-in waits for this seat's call
         if can_look:
             return {"type": "look", "seat": a}
         s = strength(state, a)
-        if allins and (s > 0.5 or rng.random() < 0.1):
-            return allins[0]
-        return fold
+        if can_allin and (s > 0.5 or rng.random() < 0.1):
+            return {"type": "allin", "seat": a}
+        return {"type": "fold", "seat": a}
 
-    late = state.round >= r.compare_min_round + 5
-    bets = by_kind.get("bet", [])
-    compares = by_kind.get("compare", [])
-    opens = by_kind.get("open", [])
+    rnd = state.round
+    late = rnd >= r.compare_min_round + 5
 
-    if not state.seen[a]:
-        p_look = 0.3 + 0.2 * (state.round - 1) + 0.2 * (state.level - 1)
-        if can_look and (rng.random() < p_look or state.level >= 3 or state.round >= 4 or not bets):
+    if not seen[a]:
+        p_look = 0.3 + 0.2 * (rnd - 1) + 0.2 * (state.level - 1)
+        if can_look and (rng.random() < p_look or state.level >= 3 or rnd >= 4 or not amounts):
             return {"type": "look", "seat": a}
-        if (late or state.round >= r.compare_min_round + 2) and (compares or opens) and (late or rng.random() < 0.25):
-            return opens[0] if opens else _pick_target(state, compares, rng)
-        if bets:
-            if len(bets) > 1 and rng.random() < 0.1:
-                return bets[1]
-            return bets[0]
-        if compares or opens:
-            return opens[0] if opens else _pick_target(state, compares, rng)
-        return fold
+        if (late or rnd >= r.compare_min_round + 2) and targets and (late or rng.random() < 0.25):
+            return {"type": "open", "seat": a} if can_open else _pick_target(state, targets, rng)
+        if amounts:
+            if len(amounts) > 1 and rng.random() < 0.1:
+                return {"type": "bet", "seat": a, "amount": amounts[1]}
+            return {"type": "bet", "seat": a, "amount": amounts[0]}
+        if targets:
+            return {"type": "open", "seat": a} if can_open else _pick_target(state, targets, rng)
+        return {"type": "fold", "seat": a}
 
     s = strength(state, a)
-    win = s ** max(1, opponents)
+    win = s ** max(1, len(act) - 1)
     if win < 0.15 and rng.random() > 0.08 and not late:
-        return fold
-    if allins and win > 0.55:
-        return allins[0]
-    if opens and (late or (0.3 < win < 0.8 and rng.random() < 0.5) or (win >= 0.8 and state.round >= 4)):
-        return opens[0]
-    if compares and (late or (win < 0.55 and rng.random() < 0.6)):
-        return _pick_target(state, compares, rng)
-    if bets:
-        if len(bets) > 1 and win > 0.7:
-            return bets[-1] if s > 0.995 else bets[1]
-        return bets[0]
-    if compares:
-        return _pick_target(state, compares, rng)
-    if opens:
-        return opens[0]
-    if allins:
-        return allins[0]
-    return fold
+        return {"type": "fold", "seat": a}
+    if can_allin and win > 0.55:
+        return {"type": "allin", "seat": a}
+    if can_open and (late or (0.3 < win < 0.8 and rng.random() < 0.5) or (win >= 0.8 and rnd >= 4)):
+        return {"type": "open", "seat": a}
+    if targets and (late or (win < 0.55 and rng.random() < 0.6)):
+        return _pick_target(state, targets, rng)
+    if amounts:
+        if len(amounts) > 1 and win > 0.7:
+            return {"type": "bet", "seat": a, "amount": amounts[-1] if s > 0.995 else amounts[1]}
+        return {"type": "bet", "seat": a, "amount": amounts[0]}
+    if targets:
+        return _pick_target(state, targets, rng)
+    if can_open:
+        return {"type": "open", "seat": a}
+    if can_allin:
+        return {"type": "allin", "seat": a}
+    return {"type": "fold", "seat": a}
 
 
 def own_actions(state: State, a: int) -> list[dict[str, Any]]:
@@ -125,10 +133,11 @@ def own_actions(state: State, a: int) -> list[dict[str, Any]]:
     return [{"type": "look", "seat": a}, *turn] if look else turn
 
 
-def _pick_target(state: State, compares: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def _pick_target(state: State, targets: list[int], rng: random.Random) -> dict[str, Any]:
     """Compare with a blind seat if there is one (its hand is average), else the next active seat."""
-    blind = [c for c in compares if not state.seen[c["target"]]]
-    if blind:
-        return rng.choice(blind)
     a = state.actor or 0
-    return min(compares, key=lambda c: (c["target"] - a) % state.n)
+    blind = [t for t in targets if not state.seen[t]]
+    if blind:
+        return {"type": "compare", "seat": a, "target": rng.choice(blind)}
+    n = state.n
+    return {"type": "compare", "seat": a, "target": min(targets, key=lambda t: (t - a) % n)}

@@ -41,9 +41,10 @@ Choices where the rule file leaves room (see also hands.py):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from functools import lru_cache
+from itertools import pairwise, product
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
@@ -97,9 +98,11 @@ option `mode: gold`, section 6)."""
 OUT_REASONS = ("fold", "timeout", "forfeit", "compare", "autocompare", "open", "allin", "showdown")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
-    """The table after an event. Immutable: every `apply` builds a new one."""
+    """The table after an event. Immutable: every `apply` builds a new one (`_Work.freeze`: a copy
+    of the previous state's field dict, a quarter of the cost of the 21-field frozen `__init__`;
+    no `slots`, so that the copy is one C-level dict update)."""
 
     rules: Rules
     n: int
@@ -135,24 +138,68 @@ class State:
         return table[self.level - 1] * self.base
 
     def active_seats(self) -> list[int]:
-        return [s for s in range(self.n) if self.active[s]]
+        return _seats_of(self.active, self.n)
+
+
+_SEATS: dict[tuple[bool, ...], tuple[int, ...]] = {
+    flags: tuple(s for s, f in enumerate(flags) if f) for k in range(2, 7) for flags in product((False, True), repeat=k)
+}
+"""Every `active` tuple of 2..6 seats -> its active seats (124 entries, data)."""
+
+
+def _seats_of(active: Sequence[bool], n: int) -> list[int]:
+    """`[s for s in range(n) if active[s]]`: the active seats in seat order, by table when `active`
+    is a tuple of n bools."""
+    try:
+        if len(active) == n:
+            return list(_SEATS[active])  # type: ignore[index]
+    except (KeyError, TypeError):  # not a tuple of 2..6 bools
+        pass
+    return [s for s in range(n) if active[s]]
+
+
+@lru_cache(maxsize=256)
+def _stakes(table: tuple[int, ...], level: int, cap: int, base: int) -> dict[int, int]:
+    """ZJH-R8: the allowed bet amounts at `level` (table[j-1] × base for level <= j <= cap), each
+    naming its lowest level (a repeated seen amount). Shared: callers must not edit it."""
+    allowed: dict[int, int] = {}
+    for j in range(level, cap + 1):
+        allowed.setdefault(table[j - 1] * base, j)
+    return allowed
 
 
 class _Work:
-    """Mutable copy of a State used inside one `apply`; `freeze()` makes the new State."""
+    """Mutable copy of a State used inside one `apply`; `freeze()` makes the new State.
+
+    The work copy's `__dict__` is a copy of the state's field dict (one C-level dict copy, field
+    order kept; `st`, the state before, lives in a slot outside it). Its sequences stay tuples,
+    replaced (never edited) by the few methods that change them, so that `freeze` hands the dict
+    over to the new State as it is: an apply copies the fields once, not twice."""
+
+    __slots__ = ("__dict__", "st")
+    active: tuple[bool, ...]
+    seen: tuple[bool, ...]
+    out: tuple[str | None, ...]
+    contrib: tuple[int, ...]
+    stacks: tuple[int, ...] | None
+    chips: tuple[tuple[int, str, int, int], ...]
+    notes: tuple[str, ...]
+    level: int
+    round: int
+    actor: int | None
+    allin: tuple[int, int] | None
+    finished: bool
+    winners: tuple[int, ...]
+    end: str | None
 
     def __init__(self, st: State) -> None:
         self.st = st
-        self.ev = Evaluator(st.rules.a23 == "second", st.rules.suit_tiebreak, st.rules.special_235)
-        self.active = list(st.active)
-        self.seen = list(st.seen)
-        self.out = list(st.out)
-        self.contrib = list(st.contrib)
-        self.stacks = list(st.stacks) if st.stacks is not None else None
-        self.chips = list(st.chips)
-        self.level, self.round, self.actor, self.allin = st.level, st.round, st.actor, st.allin
-        self.finished, self.winners, self.end = st.finished, st.winners, st.end
-        self.notes = list(st.notes)
+        self.__dict__ = st.__dict__.copy()
+
+    @property
+    def ev(self) -> Evaluator:
+        r = self.st.rules
+        return _evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
 
     # -- helpers
     def call(self, seat: int) -> int:
@@ -161,25 +208,31 @@ class _Work:
         return table[self.level - 1] * self.st.base
 
     def actives(self) -> list[int]:
-        return [s for s in range(self.st.n) if self.active[s]]
+        return _seats_of(self.active, self.st.n)
+
+    def note(self, text: str) -> None:
+        self.notes = (*self.notes, text)
+
+    def set_out(self, seat: int, reason: str) -> None:
+        self.out = _with(self.out, seat, reason)
 
     def put(self, seat: int, amount: int, kind: str, seq: int) -> None:
-        self.contrib[seat] += amount
+        self.contrib = _with(self.contrib, seat, self.contrib[seat] + amount)
         if self.stacks is not None:
-            self.stacks[seat] -= amount
-        self.chips.append((seat, kind, amount, seq))
+            self.stacks = _with(self.stacks, seat, self.stacks[seat] - amount)
+        self.chips = (*self.chips, (seat, kind, amount, seq))
 
     def beats(self, a: int, b: int) -> bool:
         return self.ev.beats(self.st.hands[a], self.st.hands[b])
 
     def knock_out(self, seat: int, reason: str) -> None:
-        self.active[seat] = False
-        self.out[seat] = reason
+        self.active = _with(self.active, seat, False)
+        self.out = _with(self.out, seat, reason)
 
     def finish(self, winners: list[int], how: str, seq: int) -> None:
         self.finished, self.winners, self.end, self.actor = True, tuple(winners), how, None
         self.allin = None
-        self.notes.append(f"seq {seq}: match ends ({how}); winners {winners}")
+        self.note(f"seq {seq}: match ends ({how}); winners {winners}")
 
     def showdown(self, seq: int, how: str) -> None:
         """ZJH-R16 / 4.5: all active hands compared; the winner(s) take the pot."""
@@ -187,7 +240,7 @@ class _Work:
         idx = self.ev.showdown([self.st.hands[s] for s in seats])
         for s in seats:
             if seats.index(s) not in idx:
-                self.out[s] = "showdown"
+                self.set_out(s, "showdown")
         self.finish([seats[i] for i in idx], how, seq)
 
     def enter(self, t: int, seq: int) -> None:
@@ -197,10 +250,10 @@ class _Work:
             return
         others = [o for o in self.actives() if o != t]
         if all(self.beats(t, o) for o in others):
-            self.notes.append(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare wins")
+            self.note(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare wins")
             self.finish([t], "autocompare", seq)
             return
-        self.notes.append(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare loses, out")
+        self.note(f"seq {seq}: ZJH-R14 seat {t} stack {self.stacks[t]} < call {self.call(t)}: autocompare loses, out")
         self.knock_out(t, "autocompare")
         self.after_turn(t, seq)
 
@@ -210,26 +263,36 @@ class _Work:
         if len(act) == 1:
             self.finish(act, "last_standing", seq)
             return
-        n = self.st.n
-        t = next((s + i) % n for i in range(1, n + 1) if self.active[(s + i) % n])
-        if self.st.pos(t) <= self.st.pos(s):
+        t, new_round = _next_actor(self.st, self.active, s)
+        if new_round:
             r = self.st.rules
             if not self.st.gold and r.max_rounds > 0 and self.round + 1 == r.max_rounds + 1:
-                self.notes.append(f"seq {seq}: ZJH-R5 round {r.max_rounds} was the last: showdown")
+                self.note(f"seq {seq}: ZJH-R5 round {r.max_rounds} was the last: showdown")
                 self.showdown(seq, "round_cap")
                 return
             self.round += 1
         self.enter(t, seq)
 
     def freeze(self) -> State:
-        st = self.st
-        return State(
-            rules=st.rules, n=st.n, dealer=st.dealer, base=st.base, hands=st.hands, gold=st.gold,
-            start_stacks=st.start_stacks, active=tuple(self.active), seen=tuple(self.seen), out=tuple(self.out),
-            contrib=tuple(self.contrib), stacks=tuple(self.stacks) if self.stacks is not None else None,
-            chips=tuple(self.chips), level=self.level, round=self.round, actor=self.actor, allin=self.allin,
-            finished=self.finished, winners=self.winners, end=self.end, notes=tuple(self.notes),
-        )  # fmt: skip
+        """The new State: this work copy's field dict, handed over (the work copy is done)."""
+        new = _new_state(State)
+        _set_attr(new, "__dict__", self.__dict__)
+        return new
+
+
+_new_state = object.__new__
+_set_attr = object.__setattr__
+
+
+def _with(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    """The tuple t with item i replaced by v."""
+    return (*t[:i], v, *t[i + 1 :])
+
+
+@lru_cache(maxsize=8)
+def _evaluator(a23_second: bool, suit_tiebreak: bool, special_235: bool) -> Evaluator:
+    """The (stateless) Evaluator of a rule set, built once."""
+    return Evaluator(a23_second, suit_tiebreak, special_235)
 
 
 def _cards(hand: tuple[int, ...]) -> str:
@@ -290,19 +353,17 @@ class ZhaJinHua:
 
     # ------------------------------------------------------------------ the reducer
     def apply(self, state: State, event: AnyEvent) -> State:
-        """One event (ZJH-R1): a new State, or `Illegal` with the contract code and the rule id."""
-        t = event.type
-        if state.finished:
-            raise Illegal("after_end", f"ZJH-R17 {t} after the match ended ({state.end})")
-        handler = _HANDLERS.get(t)
-        if handler is None:
-            raise Illegal("wrong_phase", f"ZJH-R1 {t} is not a Zha Jin Hua action")
-        seat: int = event.seat  # type: ignore[attr-defined]
-        if not state.active[seat]:
-            raise Illegal("wrong_phase", f"ZJH-R1 seat {seat} is out ({state.out[seat]}) and cannot {t}")
-        w = _Work(state)
-        handler(w, event, seat, event.seq)
-        return w.freeze()
+        """One event (ZJH-R1): a new State, or `Illegal` with the contract code and the rule id.
+
+        A look, or a room_card bet or fold that does not end the match, takes a short path
+        (`_FAST`: the same new State, tests/test_sim_speed_zjh.py); anything else, every refusal
+        included, the general one (`_apply_plain`)."""
+        fast = _FAST.get(event.type)  # type: ignore[attr-defined]
+        if fast is not None and not state.finished:
+            new = fast(state, event)
+            if new is not None:
+                return new
+        return _apply_plain(state, event)
 
     def is_finished(self, state: State) -> bool:
         return state.finished
@@ -322,8 +383,8 @@ class ZhaJinHua:
             share = {}
         r = state.rules
         if r.special_rewards != "off":
-            ev = Evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
-            order = sorted(range(n), key=state.pos)
+            ev = _evaluator(r.a23 == "second", r.suit_tiebreak, r.special_235)
+            order = _action_order(state)
             holders = winners if r.special_rewards == "winner" else order
             factor = n if r.reward_basis == "ante_sum" else 1
             left = None
@@ -411,7 +472,7 @@ class ZhaJinHua:
     def deal(self, rules: Rules, n_players: int, rng: random.Random) -> dict[str, Any]:
         """`dealt` fields from a seeded shuffle; gold stacks (for base 1) mix short and deep stacks."""
         deck = list(CARD_NAME[:52])
-        rng.shuffle(deck)
+        _shuffle(deck, rng)
         out: dict[str, Any] = {"hands": [deck[3 * s: 3 * s + 3] for s in range(n_players)]}
         if rules.mode == "gold":
             out["stacks"] = [rng.randint(3, 30) if rng.random() < 0.4 else rng.randint(30, 300) for _ in range(n_players)]
@@ -461,18 +522,15 @@ def _look(w: _Work, ev: Any, seat: int, seq: int) -> None:
         raise Illegal("wrong_phase", f"ZJH-R7 seat {seat} has already looked")
     if w.round < w.st.rules.look_min_round:
         raise Illegal("wrong_phase", f"ZJH-R7 seat {seat} cannot look in round {w.round}: allowed from round {w.st.rules.look_min_round}")
-    w.seen[seat] = True
+    w.seen = _with(w.seen, seat, True)
 
 
 def _bet(w: _Work, ev: Any, seat: int, seq: int) -> None:
     """ZJH-R8: amount = B[j] or S[j] × base for k <= j <= cap_level; call (j = k) or raise."""
     _need_actor(w, seat, "bet")
     _no_allin_pending(w, seat, "bet")
-    r, base = w.st.rules, w.st.base
-    table = r.seen_levels if w.seen[seat] else r.blind_levels
-    allowed: dict[int, int] = {}
-    for j in range(w.level, r.cap_level + 1):
-        allowed.setdefault(table[j - 1] * base, j)  # a repeated seen amount names its lowest level
+    r = w.st.rules
+    allowed = _stakes(tuple(r.seen_levels if w.seen[seat] else r.blind_levels), w.level, r.cap_level, w.st.base)
     amount = ev.amount
     if amount not in allowed:
         status = "seen" if w.seen[seat] else "blind"
@@ -501,7 +559,7 @@ def _compare(w: _Work, ev: Any, seat: int, seq: int) -> None:
     loser = tgt if won else seat
     w.knock_out(loser, "compare")
     h = w.st.hands
-    w.notes.append(f"seq {seq}: ZJH-R9 seat {seat} ({_cards(h[seat])}) compares with seat {tgt} ({_cards(h[tgt])}): seat {loser} out")
+    w.note(f"seq {seq}: ZJH-R9 seat {seat} ({_cards(h[seat])}) compares with seat {tgt} ({_cards(h[tgt])}): seat {loser} out")
     w.after_turn(seat, seq)
 
 
@@ -518,7 +576,7 @@ def _open(w: _Work, ev: Any, seat: int, seq: int) -> None:
     w.put(seat, cost, "open_cost", seq)
     other = act[0] if act[1] == seat else act[1]
     winner = seat if w.beats(seat, other) else other
-    w.out[other if winner == seat else seat] = "open"
+    w.set_out(other if winner == seat else seat, "open")
     w.finish([winner], "open", seq)
 
 
@@ -560,8 +618,8 @@ def _allin(w: _Work, ev: Any, seat: int, seq: int) -> None:
         _afford(w, seat, amount, "the all-in call", "ZJH-R15")
         w.put(seat, amount, "allin", seq)
         winner = opener if w.beats(opener, seat) else seat
-        w.out[seat if winner == opener else opener] = "allin"
-        w.notes.append(f"seq {seq}: ZJH-R15 seat {seat} calls the all-in of seat {opener} ({amount})")
+        w.set_out(seat if winner == opener else opener, "allin")
+        w.note(f"seq {seq}: ZJH-R15 seat {seat} calls the all-in of seat {opener} ({amount})")
         w.finish([winner], "allin", seq)
         return
     act = w.actives()
@@ -576,7 +634,7 @@ def _allin(w: _Work, ev: Any, seat: int, seq: int) -> None:
     w.put(seat, low, "allin", seq)
     w.allin = (seat, low)
     w.actor = other
-    w.notes.append(f"seq {seq}: ZJH-R15 seat {seat} goes all-in for {low}; seat {other} calls or folds")
+    w.note(f"seq {seq}: ZJH-R15 seat {seat} goes all-in for {low}; seat {other} calls or folds")
 
 
 _HANDLERS = {
@@ -591,49 +649,197 @@ _HANDLERS = {
 }
 
 
-def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
-    """The actor's legal turn-taking actions (no look/timeout/forfeit)."""
+def _shuffle(x: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(x)`: the same swaps from the same draws. For a plain `random.Random` it is
+    CPython's `shuffle` with `_randbelow_with_getrandbits` inlined (no call per card; the draws of
+    `getrandbits(k)` until one is below i + 1, as there); anything else calls `rng.shuffle`."""
+    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _apply_plain(state: State, event: AnyEvent) -> State:
+    """`apply` by the handlers on a work copy: every event, every check (ZJH-R1)."""
+    t = event.type  # type: ignore[attr-defined]
+    if state.finished:
+        raise Illegal("after_end", f"ZJH-R17 {t} after the match ended ({state.end})")
+    handler = _HANDLERS.get(t)
+    if handler is None:
+        raise Illegal("wrong_phase", f"ZJH-R1 {t} is not a Zha Jin Hua action")
+    seat: int = event.seat  # type: ignore[attr-defined]
+    if not state.active[seat]:
+        raise Illegal("wrong_phase", f"ZJH-R1 seat {seat} is out ({state.out[seat]}) and cannot {t}")
+    w = _Work(state)
+    handler(w, event, seat, event.seq)
+    return w.freeze()
+
+
+def _derived(state: State, changes: dict[str, Any]) -> State:
+    """A new State: `state`'s fields with `changes` (what `_Work.freeze` makes of the same edits)."""
+    d = state.__dict__.copy()
+    d.update(changes)
+    new = _new_state(State)
+    _set_attr(new, "__dict__", d)
+    return new
+
+
+def _fast_look(state: State, event: Any) -> State | None:
+    """ZJH-R7 (= `_look`), when legal: an active seat that has not looked, from `look_min_round`."""
+    seat = event.seat
+    if not (seat < state.n and state.active[seat]) or state.seen[seat] or state.round < state.rules.look_min_round:
+        return None
+    return _derived(state, {"seen": _with(state.seen, seat, True)})
+
+
+def _room_turn(state: State, active: tuple[bool, ...], s: int) -> dict[str, Any] | None:
+    """`_Work.after_turn` of seat s in room_card (no stacks: no ZJH-R14) when the match goes on:
+    the next actor and round, or None when it would end (one seat left, the ZJH-R5 round cap)."""
+    if active.count(True) < 2:
+        return None
+    t, new_round = _next_actor(state, active, s)
+    rnd = state.round
+    if new_round:
+        r = state.rules
+        if r.max_rounds > 0 and rnd + 1 == r.max_rounds + 1:
+            return None
+        rnd += 1
+    return {"round": rnd, "actor": t}
+
+
+def _fast_bet(state: State, event: Any) -> State | None:
+    """ZJH-R8 (= `_bet`) in room_card, when legal and the match goes on."""
+    seat = event.seat
+    if state.gold or state.stacks is not None or state.actor != seat or state.allin is not None:
+        return None
+    if not (seat < state.n and state.active[seat]):
+        return None
     r = state.rules
-    stack = state.stacks[a] if state.stacks is not None else None
-    out: list[dict[str, Any]] = []
+    allowed = _stakes(tuple(r.seen_levels if state.seen[seat] else r.blind_levels), state.level, r.cap_level, state.base)
+    amount = event.amount
+    if amount not in allowed:
+        return None
+    changes = _room_turn(state, state.active, seat)
+    if changes is None:
+        return None
+    contrib = state.contrib
+    changes["level"] = allowed[amount]
+    changes["contrib"] = _with(contrib, seat, contrib[seat] + amount)
+    changes["chips"] = (*state.chips, (seat, "bet", amount, event.seq))
+    return _derived(state, changes)
+
+
+def _fast_fold(state: State, event: Any) -> State | None:
+    """ZJH-R11 (= `_fold`) in room_card, when the match goes on."""
+    seat = event.seat
+    if state.gold or state.stacks is not None or state.actor != seat or not (seat < state.n and state.active[seat]):
+        return None
+    active = _with(state.active, seat, False)
+    changes = _room_turn(state, active, seat)  # type: ignore[arg-type]
+    if changes is None:
+        return None
+    changes["active"] = active
+    changes["out"] = _with(state.out, seat, "fold")
+    return _derived(state, changes)
+
+
+_FAST: dict[str, Callable[[State, Any], State | None]] = {"look": _fast_look, "bet": _fast_bet, "fold": _fast_fold}
+
+
+def _next_actor(state: State, active: Sequence[bool], s: int) -> tuple[int, bool]:
+    """ZJH-R4: the next active seat after s (two or more are active) and whether it starts a new
+    round (its action position is not after s's)."""
+    n = state.n
+    t = s
+    for i in range(1, n + 1):
+        t = (s + i) % n
+        if active[t]:
+            break
+    d = state.dealer + 1
+    return t, (t - d) % n <= (s - d) % n
+
+
+def _turn_options(state: State, a: int, act: list[int] | None = None) -> tuple[list[int], list[int], bool, bool]:
+    """The actor's legal turn-taking actions (no look/timeout/forfeit) as data: (bet amounts, compare
+    targets, open, allin), in the order `_turn_actions` lists them (fold is always legal). With an
+    all-in pending only the call (allin, when affordable) and fold. `act`: the active seats, when
+    the caller has them."""
+    r = state.rules
+    stacks = state.stacks
     if state.allin is not None:
-        if stack is None or stack >= state.allin[1]:
-            out.append({"type": "allin", "seat": a})
-        out.append({"type": "fold", "seat": a})
-        return out
+        return [], [], False, stacks is None or stacks[a] >= state.allin[1]
     table = r.seen_levels if state.seen[a] else r.blind_levels
-    for amt in dict.fromkeys(table[j - 1] * state.base for j in range(state.level, r.cap_level + 1)):
-        if stack is None or amt <= stack:
-            out.append({"type": "bet", "seat": a, "amount": amt})
-    act = state.active_seats()
+    base, level = state.base, state.level
+    amounts = list(_stakes(tuple(table), level, r.cap_level, base))
+    if stacks is not None:
+        stack = stacks[a]
+        amounts = [x for x in amounts if x <= stack]
+    targets: list[int] = []
+    can_open = can_allin = False
     if state.round >= r.compare_min_round:
-        cost = r.compare_cost_factor * state.call(a)
-        if stack is None or cost <= stack:
-            out.extend({"type": "compare", "seat": a, "target": t} for t in act if t != a)
-            if len(act) == 2:
-                out.append({"type": "open", "seat": a})
-        if stack is not None and len(act) == 2:
+        if act is None:
+            act = state.active_seats()
+        if stacks is None or r.compare_cost_factor * table[level - 1] * base <= stacks[a]:  # factor × call(a)
+            targets = list(act)  # every active seat but a, in seat order
+            if a in targets:
+                targets.remove(a)
+            can_open = len(act) == 2
+        if stacks is not None and len(act) == 2:
             other = act[0] if act[1] == a else act[1]
-            if min(stack, state.stacks[other]) < r.allin_threshold * state.base:  # type: ignore[index]
-                out.append({"type": "allin", "seat": a})
+            can_allin = min(stacks[a], stacks[other]) < r.allin_threshold * base
+    return amounts, targets, can_open, can_allin
+
+
+def _turn_actions(state: State, a: int) -> list[dict[str, Any]]:
+    """The actor's legal turn-taking actions (no look/timeout/forfeit) as event payloads."""
+    amounts, targets, can_open, can_allin = _turn_options(state, a)
+    out: list[dict[str, Any]] = [{"type": "bet", "seat": a, "amount": x} for x in amounts]
+    out.extend({"type": "compare", "seat": a, "target": t} for t in targets)
+    if can_open:
+        out.append({"type": "open", "seat": a})
+    if can_allin:
+        out.append({"type": "allin", "seat": a})
     out.append({"type": "fold", "seat": a})
     return out
 
 
+def _action_order(state: State) -> list[int]:
+    """The seats in action order: `sorted(range(n), key=state.pos)` (pos is a rotation)."""
+    n, first = state.n, state.dealer + 1
+    return [(first + i) % n for i in range(n)]
+
+
+_POT_KINDS = ("ante", "bet", "compare_cost", "open_cost", "allin")
+
+
 def _pot_items(state: State, winners: list[int], share: dict[int, int]) -> list[dict[str, Any]]:
     """S3/S4 as lines: each payer's chips (by kind) to the winner(s) receiving them."""
-    kinds = ("ante", "bet", "compare_cost", "open_cost", "allin")
-    chunks: dict[tuple[int, str], tuple[int, list[int]]] = {}
+    chunks: dict[int, dict[str, list[Any]]] = {}  # seat -> kind -> [amount, seqs]
     for seat, kind, amount, seq in state.chips:
-        amt, seqs = chunks.get((seat, kind), (0, []))
-        chunks[(seat, kind)] = (amt + amount, [*seqs, seq])
+        by_kind = chunks.get(seat)
+        if by_kind is None:
+            by_kind = chunks[seat] = {}
+        c = by_kind.get(kind)
+        if c is None:
+            by_kind[kind] = [amount, [seq]]
+        else:
+            c[0] += amount
+            c[1].append(seq)
     need = dict(share)
     supply: list[tuple[int, str, int, list[int]]] = []
-    for seat in sorted(range(state.n), key=state.pos):
-        for kind in kinds:
-            if (seat, kind) not in chunks:
-                continue
-            amt, seqs = chunks[(seat, kind)]
+    for seat in _action_order(state):
+        by_kind = chunks.get(seat)
+        if by_kind is None:
+            continue
+        for kind in [k for k in _POT_KINDS if k in by_kind]:
+            amt, seqs = by_kind[kind]
             if seat in need:
                 own = min(amt, need[seat])
                 need[seat] -= own

@@ -49,8 +49,16 @@ def value_of(card: int) -> int:
     return 2 if r == 12 else r + 3
 
 
+_ID52: dict[str, int] = {name: i for name, i in CARD_ID.items() if i < 52}
+"""`CARD_ID` without the jokers."""
+
+
 def parse_hand(cards: Sequence[str]) -> tuple[int, int, int]:
     """Three distinct card strings (no jokers) -> sorted ids; ValueError with the reason."""
+    if len(cards) == 3:  # the usual hand: three different cards of the deck
+        a, b, c = map(_ID52.get, cards)
+        if a is not None and b is not None and c is not None and a != b != c != a:
+            return tuple(sorted((a, b, c)))  # type: ignore[return-value]
     if len(cards) != 3:
         raise ValueError(f"a Zha Jin Hua hand has 3 cards, got {len(cards)}")
     ids = []
