@@ -1,6 +1,7 @@
 """The bots' shortcuts (issue 22) against the engine's own definitions, on every state of simulated
 matches: the Zha Jin Hua bot's `own_actions` is exactly the actor's entries of the engine's
-`legal_actions` (its look, its turn actions; not its timeout or forfeit), in the same order."""
+`legal_actions` (its look, its turn actions; not its timeout or forfeit), in the same order, and
+those turn actions are exactly what the engine's handlers accept (brute force)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,45 @@ def test_zhajinhua_own_actions_are_the_actors_legal_actions(rules: dict[str, Any
         assert own_actions(state, a) == want
         seen += 1
     assert seen > 200
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [({}, None), ({"mode": "gold", "look_min_round": 2}, 4), ({"turn_seconds": 0, "compare_min_round": 3}, 6)],
+)
+def test_zhajinhua_turn_actions_are_what_apply_accepts(rules: dict[str, Any], players: int | None) -> None:
+    """The actor's listed turn actions against the engine's handlers (ZJH-R6…R15), by brute force:
+    every bet amount near a listed one, a compare with every other seat, open, allin, fold is
+    tried through `apply`; those it accepts are exactly those `legal_actions` lists. (`own_actions`
+    and `legal_actions` share `_turn_options` since issue 22; this is what keeps it honest.)"""
+    from engine.errors import Illegal
+    from engine.sim.simulate import _event
+
+    game = get_game("zhajinhua")
+    states = _states("zhajinhua", rules, players, 25)
+    listed_amounts = {x["amount"] for st in states if st.actor is not None and not game.is_finished(st)
+                      for x in game.legal_actions(st) if x["type"] == "bet"}  # fmt: skip
+    amounts = sorted({a + d for a in listed_amounts for d in (-1, 0, 1) if a + d >= 0})
+    tried = 0
+    for st in states:
+        a = st.actor
+        if a is None or game.is_finished(st):
+            continue
+        want = [x for x in game.legal_actions(st) if x.get("seat") == a and x["type"] not in ("look", "timeout", "forfeit")]
+        cands = [{"type": "bet", "seat": a, "amount": x} for x in amounts]
+        cands += [{"type": "compare", "seat": a, "target": t} for t in range(len(st.active)) if t != a]
+        cands += [{"type": t, "seat": a} for t in ("open", "allin", "fold")]
+        accepted = []
+        for c in cands:
+            try:
+                game.apply(st, _event("m", 2, 0, c))
+            except Illegal:
+                continue
+            accepted.append(c)
+        key = lambda x: (x["type"], x.get("amount", -1), x.get("target", -1))  # noqa: E731
+        assert sorted(accepted, key=key) == sorted(want, key=key)
+        tried += len(cands)
+    assert tried > 2000
 
 
 # ---------------------------------------------------------------- Dou Dizhu: following
