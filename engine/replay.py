@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from engine.base import Game, Settlement
@@ -120,6 +122,20 @@ class Merged:
     duplicates: int = 0
 
 
+_SEQ_OF = attrgetter("seq")
+
+
+def _errors_in(entries: Sequence[Entry]) -> int:
+    """How many entries are unreadable lines, in one pass in C (a generator costs a frame step
+    an entry: issue 22)."""
+    return sum(map(isinstance, entries, repeat(ContractError)))
+
+
+def _any_hash(entries: Sequence[Entry]) -> bool:
+    """Whether an entry carries a `hash` (an unreadable line has none), in one pass in C."""
+    return not {*map(getattr, entries, repeat("hash"), repeat(None))} <= {None}
+
+
 def merge_entries(entries: Sequence[Entry]) -> Merged:
     """The one decision on re-sends and conflicts (events.md §5), for `replay`, `dispute` and the lake.
 
@@ -130,7 +146,9 @@ def merge_entries(entries: Sequence[Entry]) -> Merged:
     otherwise, or without a readable seq, it is quarantined as well.
     """
     events: dict[int, AnyEvent] = {}
-    if not any(isinstance(e, ContractError) for e in entries):  # most matches: events only, once each
+    if _errors_in(entries) == 0:  # most matches: events only, once each
+        if list(map(_SEQ_OF, entries)) == list(range(len(entries))):  # and in seq order (C passes)
+            return Merged(list(entries), [])
         for e in entries:
             if events.setdefault(e.seq, e) is not e:
                 break
@@ -181,6 +199,9 @@ class Outcome:
     error: ContractError | None = None
 
 
+_DRIVER_TYPES = frozenset({"match_started", "dealt", "settled"})
+"""Event types `Fold` decides itself, at any seq; every other type past seq 1 goes to the game."""
+
 APPLIED = Outcome(True)
 DUPLICATE = Outcome(True, duplicate=True)
 
@@ -221,7 +242,8 @@ class Fold:
 
     def step(self, ev: AnyEvent) -> Outcome:
         """Apply `ev` if the contract and the rules allow it; never raises for bad input."""
-        seq, n = ev.seq, len(self.events)
+        fields = ev.__dict__  # plain dict look-ups: a pydantic attribute goes through its __getattr__ hook
+        seq, n = fields["seq"], len(self.events)
         if seq != n:
             if seq < n:
                 if same_event(self.events[seq], ev):
@@ -229,7 +251,7 @@ class Fold:
                 return self._refuse(Illegal("conflict", f"a different event is already at seq {seq} (events.md §5: append-only)"), ev)
             return self._refuse(gap_error(seq, n), ev)
         h = ""
-        if self.link_chain or ev.hash is not None:
+        if self.link_chain or fields["hash"] is not None:
             if not self.link_chain:  # the first hashed event: link the events before it, once
                 prev = ""
                 for e in self.events:
@@ -239,7 +261,7 @@ class Fold:
             if ev.hash is not None and ev.hash != h:
                 return self._refuse(Illegal("bad_hash", f"hash of seq {seq} does not verify: the log was edited after it was written (events.md §5)"), ev)
         try:
-            self._apply(ev)
+            self._apply(ev, fields)
         except ContractError as err:
             return self._refuse(err, ev)
         self.events.append(ev)
@@ -263,8 +285,29 @@ class Fold:
             return None, "dealing"
         return turn_phase(self.game, self.state)
 
-    def _apply(self, ev: AnyEvent) -> None:
-        # event kinds by their `type` string: isinstance on pydantic models is a slow metaclass check
+    def _apply(self, ev: AnyEvent, fields: dict[str, Any]) -> None:
+        """`step`'s rules part; `fields` is `ev.__dict__`. Event kinds by their `type` string:
+        isinstance on pydantic models is a slow metaclass check."""
+        if fields["seq"] < 2 or fields["type"] in _DRIVER_TYPES:
+            self._apply_driver(ev)
+            return
+        if self.finished:
+            # a game may accept a few events after its end, e.g. more `hu` on the same discard or
+            # robbed kong (一炮多响): optional hook `continues_after_end(state, event) -> bool`
+            more = getattr(self.game, "continues_after_end", None)
+            if more is None or not more(self.state, ev):
+                raise Illegal("after_end", f"{ev.type} after the match ended")
+        seat = fields.get("seat")
+        if seat is not None and seat >= self.n:
+            raise Illegal("bad_field", f"seat {seat} does not exist in a {self.n}-player match")
+        game = self.game
+        assert game is not None
+        self.state = state = game.apply(self.state, ev)
+        self.finished = game.is_finished(state)
+
+    def _apply_driver(self, ev: AnyEvent) -> None:
+        """The events the driver itself checks: seq 0 and 1, and the types that belong there or
+        at the end (`_DRIVER_TYPES`) wherever they come."""
         typ = ev.type
         if ev.seq == 0:
             if typ != "match_started":
@@ -299,28 +342,15 @@ class Fold:
             return
         if typ == "dealt":
             raise Illegal("wrong_phase", f"dealt at seq {ev.seq}: the deal is seq 1")
-        if typ == "settled":
-            if not self.finished:
-                raise Illegal("wrong_phase", "settled before the match ended (events.md §2: settled follows the end)")
-            if self.settled_seen:
-                raise Illegal("after_end", "a second settled event")
-            if len(ev.deltas) != self.n:
-                raise Illegal("bad_field", f"settled has {len(ev.deltas)} deltas for {self.n} seats")
-            self.settled_seen = True
-            self.result.recorded_deltas = list(ev.deltas)
-            return
-        if self.finished:
-            # a game may accept a few events after its end, e.g. more `hu` on the same discard or
-            # robbed kong (一炮多响): optional hook `continues_after_end(state, event) -> bool`
-            more = getattr(self.game, "continues_after_end", None)
-            if more is None or not more(self.state, ev):
-                raise Illegal("after_end", f"{ev.type} after the match ended")
-        fields = ev.__dict__  # plain dict look-ups: a pydantic attribute miss costs microseconds
-        seat = fields.get("seat")
-        if seat is not None and seat >= self.n:
-            raise Illegal("bad_field", f"seat {seat} does not exist in a {self.n}-player match")
-        self.state = self.game.apply(self.state, ev)
-        self.finished = self.game.is_finished(self.state)
+        assert typ == "settled", typ  # `_DRIVER_TYPES`
+        if not self.finished:
+            raise Illegal("wrong_phase", "settled before the match ended (events.md §2: settled follows the end)")
+        if self.settled_seen:
+            raise Illegal("after_end", "a second settled event")
+        if len(ev.deltas) != self.n:
+            raise Illegal("bad_field", f"settled has {len(ev.deltas)} deltas for {self.n} seats")
+        self.settled_seen = True
+        self.result.recorded_deltas = list(ev.deltas)
 
     def conclude(self) -> ReplayResult:
         """The §6 result of the events applied so far: status, settlement, chain (idempotent).
@@ -350,9 +380,10 @@ class _Run:
     def __init__(self, match_id: str, entries: Sequence[Entry]) -> None:
         merged = merge_entries(entries)
         self.entries = merged.entries
-        self.fold = Fold(match_id, link_chain=any(getattr(e, "hash", None) is not None for e in self.entries))
+        self.fold = Fold(match_id, link_chain=_any_hash(self.entries))
         self.result = self.fold.result
-        self.result.events = len(self.entries) - sum(1 for e in self.entries if isinstance(e, ContractError))
+        self.unreadable = _errors_in(self.entries)
+        self.result.events = len(self.entries) - self.unreadable
         self.result.refused = merged.refused
         for err in merged.refused:
             err.match_id = match_id
@@ -376,6 +407,7 @@ class _Run:
 
     def run(self) -> Iterator[Step]:
         fold = self.fold
+        step, want_steps, unreadable = fold.step, self.want_steps, self.unreadable > 0
         stopped = False
         # one entry per seq, ascending (merge_entries): the k-th must be seq k
         for expected, entry in enumerate(self.entries):
@@ -386,18 +418,18 @@ class _Run:
                 yield Step(entry.seq, ev, fold.state, self._fail(err, ev))
                 stopped = True
                 break
-            if isinstance(entry, ContractError):
+            if unreadable and isinstance(entry, ContractError):
                 yield Step(entry.seq, None, fold.state, self._fail(entry, entry))
                 stopped = True
                 break
-            out = fold.step(entry)
-            if out.error is not None:
+            out = step(entry)
+            if out is not APPLIED and out.error is not None:
                 if fold.link_chain:  # the final hash runs through the event the match stops at
                     fold.prev_hash = link(fold.prev_hash, entry)
                 yield Step(entry.seq, entry, fold.state, self._fail(out.error, entry))
                 stopped = True
                 break
-            if self.want_steps:
+            if want_steps:
                 yield Step(entry.seq, entry, fold.state)
         if stopped:
             fold.any_hash, fold.chain_broken = _whole_chain(self.entries)
@@ -503,9 +535,14 @@ class GroupedLog:
 def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
     """Group interleaved matches by `match_id`; a bad line joins its match when it names one."""
     g = GroupedLog()
+    matches = g.matches
     for ln in lines:
         if isinstance(ln, ParsedLine):
-            g.matches.setdefault(ln.event.match_id, []).append(ln.event)
+            event = ln.event
+            entries = matches.get(event.match_id)
+            if entries is None:  # not `setdefault(…, [])`: no list made and dropped a line
+                matches[event.match_id] = entries = []
+            entries.append(event)
             continue
         g.line_errors.append(ln)
         mid = ln.error.match_id

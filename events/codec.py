@@ -398,6 +398,11 @@ def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | LongLine | ReadF
         yield lineno + 1, ReadFailure(failure)
 
 
+_TUPLE_NEW = tuple.__new__
+"""`ParsedLine(...)` is a Python-level `__new__`; `tuple.__new__(ParsedLine, (…))` builds the same
+tuple in C (issue 22: a call a line)."""
+
+
 def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]:
     """Parse every line of a binary stream; a read failure (truncated gzip) ends it with a LineError."""
     lineno = 0
@@ -406,9 +411,11 @@ def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]
             stripped = raw.strip()  # type: ignore[union-attr]
             if stripped:
                 try:
-                    yield ParsedLine(path, lineno, parse_line(stripped))
+                    event = parse_line(stripped)
                 except ContractError as err:
                     yield LineError(path, lineno, err, stripped)
+                else:
+                    yield _TUPLE_NEW(ParsedLine, (path, lineno, event))
         elif isinstance(raw, LongLine):
             where = recover_where(raw.head)  # the match its head names
             err = ContractError("bad_json", f"line of {raw.size} bytes exceeds the limit of {MAX_LINE_BYTES}", match_id=where[0], seq=where[1])

@@ -158,6 +158,11 @@ PLAY = b'{"match_id":"m1","seq":5,"type":"play","seat":1,"cards":["3s","3h"]}'
         b'{"match_id":"m1","seq":5,"type":"pass","seat":1,"ts":"a\\"b"}',  # an escaped quote
         b'{"match_id":"m1","seq":1,"type":"pass"}',
         b'{"match_id":"m1","seq":1,"type":"match_started","game":"ddz","rules":{},"players":["a","b","c"],"dealer":0,"base":1}',
+        b'{"match_id":"m1","seq":5,"x":{"type":"pass"},"type":"play","seat":1,"cards":["3s"]}',  # a nested "type" first
+        b'{"match_id":"m1","seq":5,"type":"","type":"pass","seat":1}',  # an empty type, then the real one
+        b'{"match_id":"m1","seq":5,"type":"pass","seat":1,"ts":"1:2","x":"3"}',  # colons in ts, an unknown key
+        b'{"match_id":"m:1","seq":5,"type":"forfeit","seat":1,"reason":"a:b","ts":"c:d"}',
+        b'{"match_id":"m:1","seq":5,"type":"forfeit","seat":1,"reason":"a:b","reason":"c"}',
         b"[1,2]",
         b'"pass"',
         b"{",
@@ -174,6 +179,19 @@ def test_a_colon_spelt_as_an_escape_cannot_hide_a_duplicate_key() -> None:
     with pytest.raises(ContractError) as e:
         parse_line(raw)
     assert e.value.code == "bad_json" and "duplicate key 'ts'" in e.value.message
+
+
+def test_the_fast_path_takes_colons_in_strings_and_spaced_lines() -> None:
+    """Good lines the fast path decides itself (a colon inside a string, spaces around a `:`,
+    any key order), and the repeated key among them it leaves to the reference."""
+    for raw in (
+        b'{"match_id":"m:1","seq":5,"type":"forfeit","seat":1,"reason":"a:b","ts":"c:d"}',
+        b'{"match_id":"m1","seq":5,"type":"play","seat":1,"cards":["3s"],"as":["4:s"]}',
+        b' {"match_id":"m1" , "seq" : 5 , "type" : "pass" , "seat" : 1 } ',
+        b'{"type":"pass","seat":1,"seq":5,"match_id":"m1"}',
+    ):
+        assert _check(raw) is not None, raw
+    assert parse_clean(b'{"match_id":"m:1","seq":5,"type":"forfeit","seat":1,"reason":"a:b","reason":"c"}') is None
 
 
 def test_an_explicit_null_stays_a_set_field() -> None:

@@ -232,7 +232,7 @@ class DouDizhu:
     def apply(self, state: DDZState, event: AnyEvent) -> DDZState:
         if state.phase == "end":
             raise Illegal("after_end", f"DDZ-R22 {event.type} after the match ended")
-        fn = self._handlers.get(type(event))
+        fn = self._handlers.get(event.__class__)
         if fn is None:
             raise Illegal("wrong_phase", f"DDZ-R1 a {event.type} event is not part of Dou Dizhu ({state.phase} phase)")
         return fn(state, event)  # type: ignore[no-any-return]
@@ -323,18 +323,19 @@ class DouDizhu:
         if state.phase != "play":
             extra = " (before the laizi event, DDZ-R13)" if state.phase == "laizi" else ""
             raise Illegal("wrong_phase", f"DDZ-R1 play during the {state.phase} phase{extra}")
-        seat = ev.seat
+        fields = ev.__dict__  # plain dict look-ups: a pydantic attribute goes through its __getattr__ hook
+        seat, as_ = fields["seat"], fields["as_"]
         if seat != state.turn:
             self._turn(state, seat, "play")
         mr = state.mr or self.move_rules(state.rules)
-        ids, pm, distinct, plain_mv = _play_info(tuple(ev.cards), mr)
+        ids, pm, distinct, plain_mv = _play_info(tuple(fields["cards"]), mr)
         if not distinct:
             raise Illegal("not_in_hand", f"DDZ-R15 a play lists a card twice: {' '.join(ev.cards)}")
         hand = state.hands[seat]
         if pm & ~hand:
             missing = [CARD_NAME[i] for i in ids if not hand >> i & 1]
             raise Illegal("not_in_hand", f"DDZ-R15 seat {seat} does not hold {' '.join(missing)}")
-        mv = plain_mv if not self.laizi_game and not ev.as_ else self._declared(state, ev, ids)
+        mv = plain_mv if not self.laizi_game and not as_ else self._declared(state, ev, ids)
         if mv is None:
             raise Illegal("illegal_move", f"DDZ-R16 {self._shown(state, ev, ids)} is not a move of section 4 (K1–K6)")
         if state.top is not None and not beats(mv, state.top):
@@ -360,7 +361,7 @@ class DouDizhu:
         lst[_I_TOP] = mv
         lst[_I_TOP_SEAT] = seat
         lst[_I_PASSES] = 0
-        lst[_I_LAST_PLAY] = (seat, ids, tuple(ev.as_ or ()), mv.type)
+        lst[_I_LAST_PLAY] = (seat, ids, tuple(as_) if as_ else (), mv.type)
         if left:
             lst[_I_TURN] = (seat + 1) % 3
         else:
@@ -370,15 +371,16 @@ class DouDizhu:
     def _pass(self, state: DDZState, ev: Pass) -> DDZState:
         if state.phase != "play":
             raise Illegal("wrong_phase", f"DDZ-R1 pass during the {state.phase} phase")
-        if ev.seat != state.turn:
-            self._turn(state, ev.seat, "pass")
+        seat = ev.__dict__["seat"]  # a plain dict look-up, as in `_play`
+        if seat != state.turn:
+            self._turn(state, seat, "pass")
         if state.top is None:
-            raise Illegal("must_play", f"DDZ-R17 seat {ev.seat} leads the trick and cannot pass")
+            raise Illegal("must_play", f"DDZ-R17 seat {seat} leads the trick and cannot pass")
         lst = list(state)  # copy-on-write by index: the hot path of a replay
         if state.passes == 1:  # DDZ-R20: two passes end the trick
             lst[_I_TOP], lst[_I_PASSES], lst[_I_TURN] = None, 0, state.top_seat
         else:
-            lst[_I_PASSES], lst[_I_TURN] = 1, (ev.seat + 1) % 3
+            lst[_I_PASSES], lst[_I_TURN] = 1, (seat + 1) % 3
         return _new_state(DDZState, lst)
 
     # ---------------------------------------------------------------- end and settlement
