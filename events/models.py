@@ -68,8 +68,13 @@ class _Event(BaseModel):
         Field values are plain JSON values (str, int, bool, lists, the rules object), so the set
         fields are read directly: `model_dump` costs 10–60 µs an event in the hash chain.
         """
+        return {k: _plain(v) for k, v in self.wire_fields().items()}
+
+    def wire_fields(self) -> dict[str, Any]:
+        """The set fields by their wire names, the values themselves (not copies: read, never
+        edit them): the JSON object of the event's line."""
         given = self.__pydantic_fields_set__
-        return {_ALIASES.get(k, k): _plain(v) for k, v in self.__dict__.items() if k in given}
+        return {_ALIASES.get(k, k): v for k, v in self.__dict__.items() if k in given}
 
 
 _ALIASES = {"as_": "as"}

@@ -825,10 +825,20 @@ def _mapper(pool: Executor | None, n: int) -> Callable[..., Iterable[Any]]:
     return lambda fn, items: pool.map(fn, items, chunksize=max(1, min(64, n // 32)))
 
 
+def _wanted_rows(con: Any, match_ids: Sequence[str], sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """The rows of `sql`, which reads the match ids from the table `wanted` (registered for it)."""
+    import pyarrow as pa
+
+    con.register("wanted", pa.table({"match_id": pa.array(list(match_ids), pa.string())}))
+    try:
+        return con.execute(sql, list(params)).fetchall()  # type: ignore[no-any-return]
+    finally:
+        con.unregister("wanted")
+
+
 def _facts_of(con: Any, match_ids: Sequence[str], pool: Executor | None = None) -> dict[str, MatchFacts]:
     """match id → facts of those matches (in match id order; a match without a deal left out);
     made by `pool`'s workers when given (ingest's own)."""
-    import pyarrow as pa
 
     if not match_ids:
         return {}
@@ -837,11 +847,7 @@ def _facts_of(con: Any, match_ids: Sequence[str], pool: Executor | None = None) 
     # row comes out, so one query over a whole lake held all its lines at once (the main process
     # peaked at 1,761 MB on 1,018,768 events; issue 22)
     for start in range(0, len(match_ids), FACTS_BATCH):
-        con.register("wanted", pa.table({"match_id": pa.array(list(match_ids[start : start + FACTS_BATCH]), pa.string())}))
-        try:
-            rows = con.execute(_FACTS_SQL).fetchall()
-        finally:
-            con.unregister("wanted")
+        rows = _wanted_rows(con, match_ids[start : start + FACTS_BATCH], _FACTS_SQL)
         for f in _mapper(pool, len(rows))(_facts_row, rows):
             if f is not None:
                 out[f.match_id] = f
@@ -943,15 +949,10 @@ _STAGED_SQL = """SELECT s.match_id, s.facts, s.deals FROM read_parquet(?) s
 def _staged(con: Any, path: Path | None, match_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
     """match id → (facts, deals) that the ingest's replay step made for these matches
     (`ingest.tables.FACTS`, staged at `path`)."""
-    import pyarrow as pa
 
     if path is None or not match_ids or not path.exists():
         return {}
-    con.register("wanted", pa.table({"match_id": pa.array(list(match_ids), pa.string())}))
-    try:
-        return {m: (f, d) for m, f, d in con.execute(_STAGED_SQL, [str(path)]).fetchall()}
-    finally:
-        con.unregister("wanted")
+    return {m: (f, d) for m, f, d in _wanted_rows(con, match_ids, _STAGED_SQL, [str(path)])}
 
 
 def update_tables(con: Any, root: Path, pool: Executor | None = None,

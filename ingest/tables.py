@@ -215,13 +215,6 @@ def _int_or_none(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
-def _wire_fields(ev: AnyEvent) -> dict[str, Any]:
-    """The event's set fields by their wire names: `to_dict` without its copies of the values
-    (the integrity facts only read them), the JSON object of the event's line."""
-    given = ev.__pydantic_fields_set__
-    return {("as" if k == "as_" else k): v for k, v in ev.__dict__.items() if k in given}
-
-
 def _add_facts(rows: _Rows, match_id: str, result: ReplayResult, applied: list[AnyEvent], states: list[Any]) -> None:
     """The integrity facts of a finished match, from the replay just made: the events as the lake
     stores them (their set fields = the JSON of the line), the settlement's deltas and lines as the
@@ -230,7 +223,7 @@ def _add_facts(rows: _Rows, match_id: str, result: ReplayResult, applied: list[A
         return
     items = [(it.get("seat"), it.get("from"), it.get("points")) for it in result.items]
     try:
-        f = match_facts(match_id, [_wire_fields(e) for e in applied], result.deltas,
+        f = match_facts(match_id, [e.wire_fields() for e in applied], result.deltas,
                         [(int(a), int(b), int(c)) for a, b, c in items if a is not None and b is not None and c is not None],
                         states if len(states) == len(applied) else None)  # fmt: skip
     except Exception:  # a bug behind the facts must not stop the replay: the integrity step reads

@@ -762,8 +762,7 @@ def _next_actor(state: State, active: Sequence[bool], s: int) -> tuple[int, bool
         t = (s + i) % n
         if active[t]:
             break
-    d = state.dealer + 1
-    return t, (t - d) % n <= (s - d) % n
+    return t, state.pos(t) <= state.pos(s)
 
 
 def _turn_options(state: State, a: int, act: list[int] | None = None) -> tuple[list[int], list[int], bool, bool]:
