@@ -15,7 +15,7 @@ import json
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
@@ -26,7 +26,7 @@ import orjson
 from engine.errors import Illegal
 from engine.registry import get_bot, get_game
 from engine.workers import process_pool
-from events.chain import fill_chain
+from events.chain import fields_json, fill_chain
 from events.codec import _FIRST_KEYS
 from events.errors import ContractError
 from events.models import EVENT_TYPES, AnyEvent, Dealt, MatchStarted
@@ -254,13 +254,10 @@ def simulate_match(
 
 
 @cache
-def _encoders() -> tuple[json.JSONEncoder, json.JSONEncoder]:
-    """(canonical JSON of events.chain, the line format of events.codec.event_to_json), built once:
-    `json.dumps` with options builds a new encoder on every call."""
-    return (
-        json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-        json.JSONEncoder(ensure_ascii=False, separators=(",", ":")),
-    )
+def _line_encoder() -> json.JSONEncoder:
+    """The line format of events.codec.event_to_json, built once: `json.dumps` with options
+    builds a new encoder on every call."""
+    return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def _chained_text(events: list[AnyEvent]) -> str:
@@ -269,28 +266,22 @@ def _chained_text(events: list[AnyEvent]) -> str:
     Each event's set fields are read once (`canonical_fields`, no copies) and written by orjson
     where it writes the same bytes as `json` (as `events.chain._event_bytes`: every event but
     `match_started` holds only strings, strict integers, booleans, None and lists); orjson's
-    TypeError (an integer beyond 64 bits) and `match_started` go to the `json` encoders."""
-    canonical, line = _encoders()
-    sort_keys = orjson.OPT_SORT_KEYS
+    TypeError (an integer beyond 64 bits) and `match_started` go to `json`. The chain's bytes are
+    `events.chain.fields_json`'s."""
+    line = _line_encoder()
     lines: list[bytes] = []
     prev = b""
     for e in events:
         d = e.canonical_fields()  # no `hash` yet: exactly what the chain hashes (events.md §5)
+        prev = hashlib.sha256(prev + fields_json(d)).hexdigest().encode()  # = events.chain.link
         ordered = {k: d[k] for k in _FIRST_KEYS}
         ordered.update(d)  # the envelope first, then the other fields in the event's order
-        data = text = None
+        ordered["hash"] = prev.decode()
+        text = None
         if d["type"] != "match_started":
-            try:
-                data = orjson.dumps(d, option=sort_keys)  # = events.chain.canonical_json(d)
-                ordered["hash"] = (prev := hashlib.sha256(prev + data).hexdigest().encode()).decode()
+            with suppress(TypeError):  # an integer beyond 64 bits: json below
                 text = orjson.dumps(ordered)  # = json.dumps(ordered, ensure_ascii=False, separators=…)
-            except TypeError:
-                data = text = None
-        if text is None:
-            data = canonical.encode(d).encode("utf-8")
-            ordered["hash"] = (prev := hashlib.sha256(prev + data).hexdigest().encode()).decode()
-            text = line.encode(ordered).encode("utf-8")
-        lines.append(text)
+        lines.append(text if text is not None else line.encode(ordered).encode("utf-8"))
     lines.append(b"")
     return b"\n".join(lines).decode("utf-8")
 
