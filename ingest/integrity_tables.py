@@ -480,9 +480,20 @@ def _collect(facts: Sequence[MatchFacts], only: set[tuple[str, str, str]] | None
 
 
 def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, dict[str, float], np.ndarray]:
-    """(z of T, Monte Carlo p of T, per-component z, per-match contribution above its null mean)."""
-    mu_c = np.array([a.mean(axis=0) for a in pd_.alts])  # (m, C)
-    var_c = np.array([a.var(axis=0) for a in pd_.alts])
+    """(z of T, Monte Carlo p of T, per-component z, per-match contribution above its null mean).
+
+    Every match's seat pairs sit in one row of a (matches, widest table's seat pairs, components)
+    array, the cells beyond a match's own seat pairs zero and masked: each null moment is one
+    reduction over all matches (issue 22: it was a NumPy call per match, each a few µs)."""
+    sizes_i = np.array([len(a) for a in pd_.alts])
+    m, width = len(sizes_i), int(sizes_i.max())
+    valid = np.arange(width)[None, :] < sizes_i[:, None]
+    sizes = sizes_i.astype(float)
+    comps = np.zeros((m, width, len(names)))
+    comps[valid] = np.concatenate(pd_.alts)  # row-major: match by match, seat pair by seat pair
+    mu_c = comps.sum(axis=1) / sizes[:, None]  # (m, C)
+    dev = np.where(valid[:, :, None], comps - mu_c[:, None, :], 0.0)
+    var_c = (dev * dev).sum(axis=1) / sizes[:, None]
     obs = np.array(pd_.obs)
     sd_c = np.sqrt(var_c.sum(axis=0))
     comp_z = {
@@ -490,20 +501,17 @@ def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, di
     }
     weight = np.array([WEIGHTS.get(c, 1.0) for c in names])
     w = np.where(sd_c > 0, weight / np.where(sd_c > 0, sd_c, 1.0), 0.0)
-    ys = [a @ w for a in pd_.alts]  # per match: T's contribution of every seat pair
+    ys = comps @ w  # (m, width): per match, T's contribution of every seat pair (0 beyond them)
     y_obs = obs @ w
-    y_mu = np.array([y.mean() for y in ys])
-    y_var = np.array([y.var() for y in ys])
+    y_mu = ys.sum(axis=1) / sizes
+    y_dev = np.where(valid, ys - y_mu[:, None], 0.0)
+    y_var = (y_dev * y_dev).sum(axis=1) / sizes
     t_obs = float(y_obs.sum())
     sd = math.sqrt(float(y_var.sum()))
     if sd == 0:
         return 0.0, 1.0, comp_z, y_obs - y_mu
     z = (t_obs - float(y_mu.sum())) / sd
-    width = max(len(y) for y in ys)
-    grid = np.full((len(ys), width), np.nan)
-    sizes = np.array([len(y) for y in ys], dtype=float)
-    for r, y in enumerate(ys):
-        grid[r, : len(y)] = y
+    grid = np.where(valid, ys, np.nan)
     rng = np.random.default_rng(_seed(pd_.game, pd_.a, pd_.b))
     eps = 1e-9 * max(1.0, abs(t_obs))
     flat, offsets = grid.ravel(), np.arange(len(ys)) * width
