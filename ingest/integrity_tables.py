@@ -64,6 +64,8 @@ matches)."""
 MC_CHUNK = 20_000
 """Draws made at a time (a chunk's uniforms: MC_CHUNK × matches doubles)."""
 TILTED_CHUNK = 2_000
+P_FLOOR = 1e-300
+"""The smallest p-value reported: a tail below a double's range (e^{−690}) is shown as 10⁻³⁰⁰, not 0."""
 EVIDENCE = 10
 """Matches listed as evidence per pair (the largest contributions to T)."""
 LETS_RUN = 5
@@ -553,7 +555,7 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
     valid = ~np.isnan(grid)
     top = np.where(valid, grid, -np.inf).max(axis=1)
     if t >= top.sum() - 1e-12 * max(1.0, abs(t)):
-        return float(np.prod((valid & (grid >= top[:, None] - 1e-12)).sum(axis=1) / sizes))
+        return max(P_FLOOR, float(np.prod((valid & (grid >= top[:, None] - 1e-12)).sum(axis=1) / sizes)))
     y = np.where(valid, grid - top[:, None], 0.0)  # ≤ 0: e^{s·y} cannot overflow for s ≥ 0
 
     def tilt(s: float) -> tuple[np.ndarray, float, float]:
@@ -589,7 +591,7 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
         cell = np.where(v < np.take(keep, cell), cell, np.take(alias, cell))
         tot = np.take(flat, cell).sum(axis=1)
         total += float(np.exp(k_s - s * tot[tot >= t]).sum())
-    return min(1.0, total / MC_DRAWS_TILTED)
+    return min(1.0, max(P_FLOOR, total / MC_DRAWS_TILTED))
 
 
 def _alias_tables(scaled: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

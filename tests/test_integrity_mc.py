@@ -179,3 +179,12 @@ def test_alias_tables_give_each_cell_its_chance(case: int) -> None:
             got[alias[r, k]] += (1 - keep[r, k]) / n
         assert np.allclose(got, q[r], atol=1e-12), (r, got, q[r])
         assert (alias[r, :n] < n).all()
+
+
+def test_a_tail_beyond_a_doubles_range_is_the_floor_not_zero() -> None:
+    """3,000 matches at their maximum but one: the tail is far below 10⁻³⁰⁰ (0 in a double)."""
+    rows = [np.array([0.0, 1.0, 2.0])] * 3000
+    grid, sizes = _grid(rows)
+    p = it._tilted_tail(grid, sizes, 2.0 * 3000 - 1.0, np.random.default_rng(0))
+    assert p == it.P_FLOOR
+    assert it._tilted_tail(grid, sizes, 2.0 * 3000, np.random.default_rng(0)) == it.P_FLOOR
