@@ -166,6 +166,11 @@ def _parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tup
         rj_cols["message"].append(err.message)
         rj_cols["raw"].append(_preview(raw))
 
+    # the columns' appends bound once (a dict look-up and a method look-up a column an event)
+    add_mid, add_seq, add_type, add_seat, add_ts, add_hash, add_canon, add_text, add_line = (
+        ev_cols[c].append for c in ("match_id", "seq", "type", "seat", "ts", "hash", "canon", "line", "file_line")
+    )
+    starts: list[tuple[int, str, str]] = []
     for lineno, raw, problem in lines:
         if problem is not None or raw is None:
             mid, seq = recover_where(raw) if raw else (None, None)  # issue 17: charged to its match
@@ -182,22 +187,22 @@ def _parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tup
             reject(lineno, ContractError("bad_json", f"unreadable line: {type(e).__name__}: {e}"), raw)
             continue
         parsed.append(ev)
-        ev_cols["match_id"].append(ev.match_id)
-        ev_cols["seq"].append(ev.seq)
-        ev_cols["type"].append(ev.type)  # type: ignore[attr-defined]
-        ev_cols["seat"].append(getattr(ev, "seat", None))
-        ev_cols["ts"].append(ev.ts)
-        ev_cols["hash"].append(ev.hash)
-        ev_cols["canon"].append(canon)
-        ev_cols["line"].append(text)
-        ev_cols["file_sha"].append(file_sha)
-        ev_cols["file_line"].append(lineno)
+        add_mid(ev.match_id)
+        add_seq(ev.seq)
+        add_type(ev.type)  # type: ignore[attr-defined]
+        add_seat(getattr(ev, "seat", None))
+        add_ts(ev.ts)
+        add_hash(ev.hash)
+        add_canon(canon)
+        add_text(text)
+        add_line(lineno)
         if isinstance(ev, MatchStarted):
-            ev_cols["game"].append(ev.game)
-            ev_cols["date"].append(date_of(ev.ts))
-        else:
-            ev_cols["game"].append(None)
-            ev_cols["date"].append(None)
+            starts.append((len(parsed) - 1, ev.game, date_of(ev.ts)))
+    n = len(parsed)
+    ev_cols["file_sha"] = [file_sha] * n
+    ev_cols["game"], ev_cols["date"] = [None] * n, [None] * n  # only on `match_started`
+    for k, game, date in starts:
+        ev_cols["game"][k], ev_cols["date"][k] = game, date
     events = pa.Table.from_pydict(ev_cols, schema=schemas()["events"])
     rejects = pa.Table.from_pydict(rj_cols, schema=schemas()["rejects"])
     return events, rejects, parsed
