@@ -64,6 +64,9 @@ matches)."""
 MC_CHUNK = 20_000
 """Draws made at a time (a chunk's uniforms: MC_CHUNK × matches doubles)."""
 TILTED_CHUNK = 2_000
+TILTED_CELLS = 4_000_000
+"""Tilted draws are made `TILTED_CHUNK` at a time, fewer for a pair of many matches: at most
+about this many uniforms (32 MB) an array, so that memory stays bounded whatever the pair."""
 P_FLOOR = 1e-300
 """The smallest p-value reported: a tail below a double's range (e^{−690}) is shown as 10⁻³⁰⁰, not 0."""
 EVIDENCE = 10
@@ -580,10 +583,11 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
     keep, alias = keep.ravel(), (alias + offsets).ravel()
     flat = np.where(valid, grid, 0.0).ravel()
     total = 0.0
-    for start in range(0, MC_DRAWS_TILTED, TILTED_CHUNK):
+    chunk = max(100, min(TILTED_CHUNK, TILTED_CELLS // m))  # the same uniforms, whatever the chunk
+    for start in range(0, MC_DRAWS_TILTED, chunk):
         # one uniform a match: its integer part (× the row's size) a cell, its fraction the
         # choice between the cell and its alias (Walker's alias method)
-        v = rng.random((min(TILTED_CHUNK, MC_DRAWS_TILTED - start), m))
+        v = rng.random((min(chunk, MC_DRAWS_TILTED - start), m))
         v *= sizes
         cell = v.astype(np.intp)
         v -= cell

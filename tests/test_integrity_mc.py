@@ -188,3 +188,16 @@ def test_a_tail_beyond_a_doubles_range_is_the_floor_not_zero() -> None:
     p = it._tilted_tail(grid, sizes, 2.0 * 3000 - 1.0, np.random.default_rng(0))
     assert p == it.P_FLOOR
     assert it._tilted_tail(grid, sizes, 2.0 * 3000, np.random.default_rng(0)) == it.P_FLOOR
+
+
+def test_tilted_draws_do_not_depend_on_the_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair of many matches draws fewer rows at a time (bounded memory) from the same stream
+    of uniforms: the estimate is the same as in chunks of `TILTED_CHUNK`."""
+    rs = np.random.default_rng(3)
+    rows = [rs.normal(size=3) for _ in range(3000)]
+    grid, sizes = _grid(rows)
+    t = sum(float(r.mean()) for r in rows) + 4 * math.sqrt(sum(float(r.var()) for r in rows))
+    small = it._tilted_tail(grid, sizes, t, np.random.default_rng(0))  # 1,333 rows a chunk
+    monkeypatch.setattr(it, "TILTED_CELLS", 10**9)
+    whole = it._tilted_tail(grid, sizes, t, np.random.default_rng(0))  # 2,000 rows a chunk
+    assert small == pytest.approx(whole, rel=1e-12)
