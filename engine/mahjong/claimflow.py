@@ -243,7 +243,8 @@ class ClaimGame:
             raise Illegal("not_in_hand", f"{self.P}-C1 {tile} is not a tile of {self.id}")
         self.check(s, ev)
         new = getattr(self, "_" + t)(s, ev, tk)
-        new = replace(new, seq=ev.seq)
+        if t != "draw" and t != "discard":  # those two write `seq` in their one copy
+            new = replace(new, seq=ev.seq)
         return self.after(new, ev, s)
 
     def has_ting(self, rules: Any) -> bool:
@@ -301,6 +302,7 @@ class ClaimGame:
             repl_kong=repl_kong,
             last_drawer=seat,
             claim_hot=None,
+            seq=ev.seq,
         )
 
     def _need_actor(self, s: Table, seat: int, what: str) -> None:
@@ -325,6 +327,7 @@ class ClaimGame:
             after_peng=False,
             claim_seq=ev.seq,
             repl_kong=None,
+            seq=ev.seq,
         )
 
     def _claim_window(self, s: Table, ev: Any, t: int, what: str, role: str) -> int:

@@ -184,9 +184,10 @@ class Hongzhong(ClaimGame):
         return how != "dianpao" and self.wins(s, seat, counts, how)  # HZ-R5: no win on a discard
 
     def after(self, s: Table, ev: Any, before: Table) -> Table:
+        if s.forced_seat is not None:  # `s` is this apply's own copy: no second copy when already None
+            s = replace(s, forced_seat=None)
         if s.wins:
-            return replace(s, forced_seat=None)
-        s = replace(s, forced_seat=None)
+            return s
         if ev.type == "draw":
             r = s.rules
             seat = s.turn
