@@ -32,7 +32,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.claimflow import _add
 from engine.mahjong.core import mask_bits, min_discard_gains, min_discard_shanten, shanten
 from engine.tiles import N_KINDS, N_SUITED, SUITS, TILE_NAME, kinds_of, tile_names
 
@@ -382,7 +381,7 @@ def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Itera
         how = "dianpao" if s.phase == "claim" else "qianggang"
         for i in range(1, 4):
             j = (s.turn + i) % 4
-            if game.bot_may_hu(s, j, _add(s.hands[j], s.tile, 1), how):
+            if game.bot_may_hu_on(s, j, s.tile, how):
                 yield {"type": "hu", "seat": j, "tile": d}
         if s.phase == "claim":
             for i in range(1, 4):

@@ -566,6 +566,10 @@ class ClaimGame:
         apply and its refusal text are skipped, the chosen event is the same."""
         return self.wins(s, seat, counts, how)
 
+    def bot_may_hu_on(self, s: Table, seat: int, tile: int, how: str) -> bool:
+        """`bot_may_hu` of the seat's hand plus the offered `tile` (a claim or a rob)."""
+        return self.bot_may_hu(s, seat, _add(s.hands[seat], tile, 1), how)
+
     def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
         """Game-specific moves tried after a self-draw win and before kongs (天听, ...)."""
         return iter(())

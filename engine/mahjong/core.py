@@ -32,7 +32,8 @@ Ready and waits
 - `waits(counts, n_melds, held=None, seven_pairs=True, kinds=range(27))`: kinds t with held[t] < 4 and
   counts + t a win (`held` = concealed + melds; defaults to counts).
 - `win_tiles(counts, n_melds, seven_pairs=True)`: the same as a 27-bit mask, every kind t < 27 with
-  `is_win(counts + t)` (per suit the tiles completing it, cached per key; no `held` limit).
+  `is_win(counts + t)` (per suit the tiles completing it, cached per key; no `held` limit);
+  `win_mask(hand, n_melds)`: `win_tiles` of a hand tuple, memoised per hand object.
 
 Shanten (for bots)
 - `shanten(counts, n_melds, seven_pairs=True)`: fewest tiles from ready (−1 = complete hand); the
@@ -368,6 +369,22 @@ def win_tiles(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True)
         twos, fours = c.count(2), c.count(4)
         if twos + 2 * fours == 7 and c.count(0) == len(c) - twos - fours:
             m |= 1 << t
+    return m
+
+
+_WIN_MASK_ID: dict[int, tuple[tuple[int, ...], int, int]] = {}
+
+
+def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
+    """`win_tiles(hand, n_melds)` memoised per hand object (its id, the entry holding it): a seat's
+    hand is checked against every discard until it changes, by the bot and by the reducer."""
+    e = _WIN_MASK_ID.get(id(hand))
+    if e is not None and e[0] is hand and e[1] == n_melds:
+        return e[2]
+    m = win_tiles(hand, n_melds)
+    if len(_WIN_MASK_ID) >= 50_000:
+        _WIN_MASK_ID.clear()
+    _WIN_MASK_ID[id(hand)] = (hand, n_melds, m)  # the entry keeps `hand` alive: its id stays its own
     return m
 
 

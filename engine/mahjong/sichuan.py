@@ -42,7 +42,7 @@ from pydantic import Field, field_validator
 
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
-from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, win_tiles
+from engine.mahjong.core import _WIN_MASK_ID, SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, win_mask
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
@@ -276,25 +276,6 @@ def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> boo
     if not is_win(conc, len(melds)):  # the rarest condition first (same answer)
         return False
     return not (_has_void(conc, void) or any(m.tile // 9 == void for m in melds))
-
-
-_WIN_MASK_ID: dict[int, tuple[tuple[int, ...], int, int]] = {}
-
-
-def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
-    """Bit t set iff `is_win(hand + t, n_melds)` (t < 27): the kinds that complete the shape
-    (core.win_tiles: a few per-suit look-ups).
-
-    Memoised per hand object (its id, the entry holding it): a seat's hand is checked against every
-    discard until it changes, by the bot and by the reducer."""
-    e = _WIN_MASK_ID.get(id(hand))
-    if e is not None and e[0] is hand and e[1] == n_melds:
-        return e[2]  # type: ignore[no-any-return]
-    m = win_tiles(hand, n_melds)
-    if len(_WIN_MASK_ID) >= 50_000:
-        _WIN_MASK_ID.clear()
-    _WIN_MASK_ID[id(hand)] = (hand, n_melds, m)  # the entry keeps `hand` alive: its id stays its own
-    return m
 
 
 def wins_with(hand: tuple[int, ...], n_melds: int, t: int) -> bool:
