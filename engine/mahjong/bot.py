@@ -199,6 +199,8 @@ def best_after_discard(counts: Sequence[int], n_melds: int, void: int) -> int:
 def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bool:
     """Peng only when it lowers shanten (after the best discard)."""
     now = shanten(_strip_void(counts13, void), n_melds)
+    if now <= 0:
+        return False  # a hand one tile short of complete has shanten ≥ 0: nothing lower to reach
     c = list(counts13)
     c[tile] -= 2
     return best_after_discard(c, n_melds + 1, void) < now
