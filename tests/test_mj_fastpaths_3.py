@@ -354,3 +354,45 @@ def test_sichuan_wins_with_is_is_win() -> None:
             n = len(s.melds[seat])
             for t in range(27):
                 assert wins_with(h, n, t) == is_win(_add(h, t, 1), n)
+
+
+def _ting_value_old(rules: Any, conc: Sequence[int], melds: Sequence[Any], void: int) -> tuple[list[int], int]:
+    """sichuan.ting_value before issue 22's third round (copied): is_win of every kind added."""
+    from engine.mahjong.sichuan import Situation, _has_void, score_win
+
+    held = [a + b for a, b in zip(conc, core.meld_counts(melds), strict=True)]
+    if _has_void(conc, void):
+        return [], 0
+    out: list[int] = []
+    best = 0
+    c = list(conc)
+    for t in range(27):
+        if held[t] >= 4 or t // 9 == void:
+            continue
+        c[t] += 1
+        if is_win(c, len(melds)):
+            out.append(t)
+            sc = score_win(rules, c, melds, t, Situation())
+            if sc is not None and sc.capped > best:
+                best = sc.capped
+        c[t] -= 1
+    return out, best
+
+
+@pytest.mark.parametrize("game_id", ["sichuan_xuezhan", "sichuan_xueliu"])
+def test_ting_value_is_the_old_scan(game_id: str) -> None:
+    from engine.mahjong.sichuan import ting_value
+
+    ready = 0
+    for s, _ev, _after in _states(game_id, 8):
+        if s.phase != "play":
+            continue
+        for seat in range(4):
+            h = s.hands[seat]
+            if sum(h) + 3 * len(s.melds[seat]) != 13:
+                continue
+            for void in (s.void[seat], -1):
+                want = _ting_value_old(s.rules, h, s.melds[seat], void)
+                assert ting_value(s.rules, h, s.melds[seat], void) == want
+                ready += bool(want[0])
+    assert ready > 10

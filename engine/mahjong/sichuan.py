@@ -42,7 +42,18 @@ from pydantic import Field, field_validator
 
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
-from engine.mahjong.core import _WIN_MASK_ID, SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, win_mask
+from engine.mahjong.core import (
+    _WIN_MASK_ID,
+    SEQ,
+    Meld,
+    Wall,
+    decompose,
+    is_seven_pairs,
+    is_win,
+    meld_counts,
+    win_mask,
+    win_tiles,
+)
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
@@ -429,16 +440,18 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
         return [], 0
     out: list[int] = []
     best = 0
+    wins = win_tiles(conc, len(melds))  # bit t: is_win(conc + t)
+    if not wins:
+        return out, best
     c = list(conc)
     for t in range(N_SUITED):
-        if held[t] >= 4 or t // 9 == void:
+        if not wins >> t & 1 or held[t] >= 4 or t // 9 == void:
             continue
         c[t] += 1
-        if is_win(c, len(melds)):
-            out.append(t)
-            sc = score_win(rules, c, melds, t, Situation())
-            if sc is not None and sc.capped > best:
-                best = sc.capped
+        out.append(t)
+        sc = score_win(rules, c, melds, t, Situation())
+        if sc is not None and sc.capped > best:
+            best = sc.capped
         c[t] -= 1
     return out, best
 
