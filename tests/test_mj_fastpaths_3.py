@@ -396,3 +396,18 @@ def test_ting_value_is_the_old_scan(game_id: str) -> None:
                 assert ting_value(s.rules, h, s.melds[seat], void) == want
                 ready += bool(want[0])
     assert ready > 10
+
+
+def test_anshun_ready_after_is_waits_not_empty() -> None:
+    from engine.mahjong.anshun import _ready_after
+
+    ready = 0
+    for c, melds in _near_hands(500, 300):
+        hand = tuple(c[:27]) + (0,)
+        for k in [k for k in range(27) if hand[k]]:
+            h = list(hand)
+            h[k] -= 1
+            want = bool(core.waits(tuple(h), melds, seven_pairs=True))  # the old `_ready_after`
+            assert _ready_after(hand, melds, k) == want
+            ready += want
+    assert ready > 100

@@ -44,6 +44,7 @@ from engine.mahjong.core import (
     meld_counts,
     waits,
     win_mask,
+    win_tiles,
 )
 from engine.mahjong.hongzhong import read_hand
 from engine.tiles import N_KINDS, N_SUITED, tile_id, tile_name, tile_names
@@ -119,9 +120,11 @@ def evaluate(counts: Counts, meld_tiles: tuple[int, ...]) -> tuple[str, int] | N
 
 
 def _ready_after(hand: Counts, n_melds: int, k: int) -> bool:
-    h = list(hand)
+    """Discarding k leaves a wait: `waits(hand − k)` is not empty, i.e. some kind completes the
+    hand (`core.win_tiles`: a kind held 4 times never does)."""
+    h = bytearray(hand)
     h[k] -= 1
-    return bool(waits(tuple(h), n_melds, seven_pairs=True))
+    return win_tiles(h, n_melds) != 0
 
 
 def first_ready_discard(hand: Counts, n_melds: int) -> int | None:
