@@ -9,7 +9,9 @@
 - claimflow's one-copy draw and discard == the old copy plus `replace(seq=…)`;
 - Hongzhong's `after` and its last-answer `win_kind` == the old `after` and `hand_wins`;
 - Anshun's claim check `bot_may_hu_on` == `bot_may_hu` of the hand plus the tile;
-- bot.want_peng (no search when ready) and bot._pick_by_ukeire (one loop) == their old code.
+- bot.want_peng (no search when ready) and bot._pick_by_ukeire (one loop) == their old code;
+- sichuan.ting_value (waits from the win tiles) == its old scan of every kind; Sichuan wins_with ==
+  `is_win`; Anshun `_ready_after` == its old `waits(...)` not empty.
 """
 
 from __future__ import annotations

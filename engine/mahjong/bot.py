@@ -358,7 +358,7 @@ def claimflow_action(game: ClaimGame, s: Table, rng: random.Random) -> dict[str,
 
 def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Win first (self-draw, then claims in turn order), then kongs, pengs that help, then the discard
-    chosen by `claimflow_discard` or the expected draw. The game's hooks (`bot_may_hu`,
+    chosen by `claimflow_discard` or the expected draw. The game's hooks (`bot_may_hu`, `bot_may_hu_on`,
     `bot_special`, `bot_natural`) say what its rules allow."""
     if s.phase == "act":
         j = s.turn
