@@ -35,7 +35,17 @@ from pydantic import Field
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
-from engine.mahjong.core import SEQ, decompose, discard_shanten, is_seven_pairs, is_standard_win, meld_counts, waits
+from engine.mahjong.core import (
+    SEQ,
+    decompose,
+    discard_shanten,
+    is_seven_pairs,
+    is_standard_win,
+    meld_counts,
+    waits,
+    win_mask,
+    win_tiles,
+)
 from engine.mahjong.hongzhong import read_hand
 from engine.tiles import N_KINDS, N_SUITED, tile_id, tile_name, tile_names
 
@@ -110,9 +120,11 @@ def evaluate(counts: Counts, meld_tiles: tuple[int, ...]) -> tuple[str, int] | N
 
 
 def _ready_after(hand: Counts, n_melds: int, k: int) -> bool:
-    h = list(hand)
+    """Discarding k leaves a wait: `waits(hand − k)` is not empty, i.e. some kind completes the
+    hand (`core.win_tiles`: a kind held 4 times never does)."""
+    h = bytearray(hand)
     h[k] -= 1
-    return bool(waits(tuple(h), n_melds, seven_pairs=True))
+    return win_tiles(h, n_melds) != 0
 
 
 def first_ready_discard(hand: Counts, n_melds: int) -> int | None:
@@ -166,6 +178,11 @@ class Anshun(ClaimGame):
 
     def wins(self, s: Table, seat: int, counts: Counts, how: str) -> bool:
         return evaluate(counts, self._meld_tiles(s, seat)) is not None
+
+    def bot_may_hu_on(self, s: Table, seat: int, tile: int, how: str) -> bool:
+        """`wins` of the hand plus `tile`: AS-H1 (standard shape or seven pairs, a four as two
+        pairs) is `core.is_win`, so a bit of the hand's win mask (memoised per hand object)."""
+        return bool(win_mask(s.hands[seat], len(s.melds[seat])) >> tile & 1)
 
     def pattern(self, s: Table, seat: int, counts: Counts) -> tuple[str, int]:
         res = evaluate(counts, self._meld_tiles(s, seat))

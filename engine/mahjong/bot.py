@@ -32,9 +32,8 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.claimflow import _add
 from engine.mahjong.core import mask_bits, min_discard_gains, min_discard_shanten, shanten
-from engine.tiles import N_KINDS, N_SUITED, SUITS, kinds_of, tile_name, tile_names
+from engine.tiles import N_KINDS, N_SUITED, SUITS, TILE_NAME, kinds_of, tile_names
 
 if TYPE_CHECKING:
     from engine.mahjong.claimflow import ClaimGame, Table
@@ -128,8 +127,10 @@ def _pick_by_ukeire(
     # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
     live = (unseen[0:9], unseen[9:18], unseen[18:27])
     sums: dict[int, int] = {}
-
-    def ukeire(masks: Sequence[int]) -> int:
+    cands: list[tuple[int, int]] = []
+    for k, _sh, masks in gains:
+        if masks is None:
+            continue
         uk = 0
         for s in range(3):
             m = masks[s]
@@ -139,9 +140,8 @@ def _pick_by_ukeire(
                 if v is None:
                     v = sums[key] = sum(map(live[s].__getitem__, mask_bits(m)))
                 uk += v
-        return uk
-
-    return _most_ukeire(counts, ((k, ukeire(masks)) for k, _sh, masks in gains if masks is not None))
+        cands.append((k, uk))
+    return _most_ukeire(counts, cands)
 
 
 def _most_ukeire(counts: Sequence[int], candidates: Iterable[tuple[int, int]]) -> int:
@@ -199,6 +199,8 @@ def best_after_discard(counts: Sequence[int], n_melds: int, void: int) -> int:
 def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bool:
     """Peng only when it lowers shanten (after the best discard)."""
     now = shanten(_strip_void(counts13, void), n_melds)
+    if now <= 0:
+        return False  # a hand one tile short of complete has shanten ≥ 0: nothing lower to reach
     c = list(counts13)
     c[tile] -= 2
     return best_after_discard(c, n_melds + 1, void) < now
@@ -297,22 +299,22 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         void = st.void[s]
         if not st.after_peng and (st.drawn >= 0 or st.first_turn) and game._self_win(st, s) is not None:
             t = st.drawn if st.drawn >= 0 else max(kinds_of(hand))
-            return {"type": "hu", "seat": s, "tile": tile_name(t)}
+            return {"type": "hu", "seat": s, "tile": TILE_NAME[t]}
         n_melds = len(st.melds[s])
         if not st.after_peng and st.wall.remaining > 0:
             for m in st.melds[s]:
                 if m.kind == "peng" and hand[m.tile]:
-                    return {"type": "gang", "seat": s, "tile": tile_name(m.tile), "kind": "bu"}
+                    return {"type": "gang", "seat": s, "tile": TILE_NAME[m.tile], "kind": "bu"}
             for k in range(N_SUITED) if 4 in hand else ():
                 if hand[k] == 4 and k // 9 != void:
                     after = list(hand)
                     after[k] = 0
                     if want_gang(hand, after, n_melds, void, True):
-                        return {"type": "gang", "seat": s, "tile": tile_name(k), "kind": "an"}
+                        return {"type": "gang", "seat": s, "tile": TILE_NAME[k], "kind": "an"}
         if sc._locked(st, s):
-            return {"type": "discard", "seat": s, "tile": tile_name(st.drawn)}
+            return {"type": "discard", "seat": s, "tile": TILE_NAME[st.drawn]}
         k = _sichuan_discard(st, s, hand, n_melds, void)
-        return {"type": "discard", "seat": s, "tile": tile_name(k)}
+        return {"type": "discard", "seat": s, "tile": TILE_NAME[k]}
     if st.stage in ("window", "rob"):
         k = st.turn
         d = st.offered
@@ -321,7 +323,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         if st.rules.yi_pao_duo_xiang or not st.hus:
             j = game._first_claimer(st, order[start:] if start else order)
             if j >= 0:
-                return {"type": "hu", "seat": j, "tile": tile_name(d)}
+                return {"type": "hu", "seat": j, "tile": TILE_NAME[d]}
         if st.stage == "window" and not st.hus and st.wall.remaining > 0:
             for j in order:
                 h = st.hands[j]
@@ -334,12 +336,12 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                     after = list(h)
                     after[d] = 0
                     if want_gang(h, after, nm, st.void[j], False):
-                        return {"type": "gang", "seat": j, "tile": tile_name(d), "kind": "zhi"}
+                        return {"type": "gang", "seat": j, "tile": TILE_NAME[d], "kind": "zhi"}
                 if h[d] >= 2 and not sc._locked(st, j) and want_peng(h, nm, d, st.void[j]):
-                    return {"type": "peng", "seat": j, "tile": tile_name(d)}
+                    return {"type": "peng", "seat": j, "tile": TILE_NAME[d]}
     drawer = game._expected_drawer(st)
     assert drawer is not None
-    return {"type": "draw", "seat": drawer, "tile": tile_name(game._expected_tile(st))}
+    return {"type": "draw", "seat": drawer, "tile": TILE_NAME[game._expected_tile(st)]}
 
 
 # ---------------------------------------------------------------- Hongzhong and Anshun (claimflow.py)
@@ -356,32 +358,32 @@ def claimflow_action(game: ClaimGame, s: Table, rng: random.Random) -> dict[str,
 
 def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Win first (self-draw, then claims in turn order), then kongs, pengs that help, then the discard
-    chosen by `claimflow_discard` or the expected draw. The game's hooks (`bot_may_hu`,
+    chosen by `claimflow_discard` or the expected draw. The game's hooks (`bot_may_hu`, `bot_may_hu_on`,
     `bot_special`, `bot_natural`) say what its rules allow."""
     if s.phase == "act":
         j = s.turn
         drawn = s.tile if s.drew else None
         if (drawn is not None or s.first) and game.bot_may_hu(s, j, s.hands[j], game.zimo_kind(s, j)):
             t = drawn if drawn is not None else next(k for k in range(N_KINDS) if s.hands[j][k])
-            yield {"type": "hu", "seat": j, "tile": tile_name(t)}
+            yield {"type": "hu", "seat": j, "tile": TILE_NAME[t]}
         yield from game.bot_special(s, rng)
         h = s.hands[j]
         for k in range(N_KINDS):
             if h[k] == 4:
-                yield {"type": "gang", "seat": j, "tile": tile_name(k), "kind": "an"}
+                yield {"type": "gang", "seat": j, "tile": TILE_NAME[k], "kind": "an"}
         for m in s.melds[j]:
             if m.kind == "peng" and h[m.tile]:
-                yield {"type": "gang", "seat": j, "tile": tile_name(m.tile), "kind": "bu"}
+                yield {"type": "gang", "seat": j, "tile": TILE_NAME[m.tile], "kind": "bu"}
         k = claimflow_discard(game, s, j)
         if k is not None:
-            yield {"type": "discard", "seat": j, "tile": tile_name(k)}
+            yield {"type": "discard", "seat": j, "tile": TILE_NAME[k]}
         return
     if s.phase in ("claim", "rob") and s.tile is not None:
-        d = tile_name(s.tile)
+        d = TILE_NAME[s.tile]
         how = "dianpao" if s.phase == "claim" else "qianggang"
         for i in range(1, 4):
             j = (s.turn + i) % 4
-            if game.bot_may_hu(s, j, _add(s.hands[j], s.tile, 1), how):
+            if game.bot_may_hu_on(s, j, s.tile, how):
                 yield {"type": "hu", "seat": j, "tile": d}
         if s.phase == "claim":
             for i in range(1, 4):
@@ -394,7 +396,7 @@ def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Itera
     if exp is not None and s.wall.remaining > game.reserve(s.rules):
         seat, repl = exp
         tail = repl and getattr(s.rules, "replacement_from", "head") == "tail"
-        yield {"type": "draw", "seat": seat, "tile": tile_name(s.wall.peek(tail))}
+        yield {"type": "draw", "seat": seat, "tile": TILE_NAME[s.wall.peek(tail)]}
 
 
 def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:

@@ -96,6 +96,14 @@ class Table:
 
 
 replace = state_replacer(Table)  # `dataclasses.replace`, fast for the ~30-field Table
+# the two commonest copies (a draw, a discard) with their new values by position (no keyword dict)
+_draw_copy = replace.positional(  # type: ignore[attr-defined]
+    "hands", "melds", "kongs", "wall", "phase", "turn", "tile", "drew", "first", "after_peng", "repl_kong",
+    "last_drawer", "claim_hot", "seq",
+)  # fmt: skip
+_discard_copy = replace.positional(  # type: ignore[attr-defined]
+    "hands", "discards", "phase", "tile", "drew", "first", "after_peng", "claim_seq", "repl_kong", "seq",
+)  # fmt: skip
 
 
 _KEY_FIELDS = ("seq", "type", "seat", "tile", "kind")
@@ -243,7 +251,8 @@ class ClaimGame:
             raise Illegal("not_in_hand", f"{self.P}-C1 {tile} is not a tile of {self.id}")
         self.check(s, ev)
         new = getattr(self, "_" + t)(s, ev, tk)
-        new = replace(new, seq=ev.seq)
+        if t != "draw" and t != "discard":  # those two write `seq` in their one copy
+            new = replace(new, seq=ev.seq)
         return self.after(new, ev, s)
 
     def has_ting(self, rules: Any) -> bool:
@@ -286,21 +295,22 @@ class ClaimGame:
             k = kongs[-1]
             if not k.confirmed:
                 kongs = _set(kongs, repl_kong, replace(k, confirmed=True, seq=ev.seq))
-        return replace(
+        return _draw_copy(
             s,
-            hands=_set(s.hands, seat, _add(s.hands[seat], t, 1)),
-            melds=melds,
-            kongs=kongs,
-            wall=wall,
-            phase="act",
-            turn=seat,
-            tile=t,
-            drew=True,
-            first=False,
-            after_peng=False,
-            repl_kong=repl_kong,
-            last_drawer=seat,
-            claim_hot=None,
+            _set(s.hands, seat, _add(s.hands[seat], t, 1)),  # hands
+            melds,
+            kongs,
+            wall,
+            "act",  # phase
+            seat,  # turn
+            t,  # tile
+            True,  # drew
+            False,  # first
+            False,  # after_peng
+            repl_kong,
+            seat,  # last_drawer
+            None,  # claim_hot
+            ev.seq,
         )
 
     def _need_actor(self, s: Table, seat: int, what: str) -> None:
@@ -314,17 +324,18 @@ class ClaimGame:
         self._need_actor(s, seat, "discard")
         if s.hands[seat][t] == 0:
             raise Illegal("not_in_hand", f"{self.R['discard']} seat {seat} has no {tile_name(t)} to discard")
-        return replace(
+        return _discard_copy(
             s,
-            hands=_set(s.hands, seat, _add(s.hands[seat], t, -1)),
-            discards=_set(s.discards, seat, (*s.discards[seat], t)),
-            phase="claim",
-            tile=t,
-            drew=False,
-            first=False,
-            after_peng=False,
-            claim_seq=ev.seq,
-            repl_kong=None,
+            _set(s.hands, seat, _add(s.hands[seat], t, -1)),  # hands
+            _set(s.discards, seat, (*s.discards[seat], t)),  # discards
+            "claim",  # phase
+            t,  # tile
+            False,  # drew
+            False,  # first
+            False,  # after_peng
+            ev.seq,  # claim_seq
+            None,  # repl_kong
+            ev.seq,
         )
 
     def _claim_window(self, s: Table, ev: Any, t: int, what: str, role: str) -> int:
@@ -554,6 +565,10 @@ class ClaimGame:
         """False only where `_hu` would surely refuse the bot's hu (not a winning hand): the trial
         apply and its refusal text are skipped, the chosen event is the same."""
         return self.wins(s, seat, counts, how)
+
+    def bot_may_hu_on(self, s: Table, seat: int, tile: int, how: str) -> bool:
+        """`bot_may_hu` of the seat's hand plus the offered `tile` (a claim or a rob)."""
+        return self.bot_may_hu(s, seat, _add(s.hands[seat], tile, 1), how)
 
     def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
         """Game-specific moves tried after a self-draw win and before kongs (天听, ...)."""

@@ -31,6 +31,9 @@ Every interpretation
 Ready and waits
 - `waits(counts, n_melds, held=None, seven_pairs=True, kinds=range(27))`: kinds t with held[t] < 4 and
   counts + t a win (`held` = concealed + melds; defaults to counts).
+- `win_tiles(counts, n_melds, seven_pairs=True)`: the same as a 27-bit mask, every kind t < 27 with
+  `is_win(counts + t)` (per suit the tiles completing it, cached per key; no `held` limit);
+  `win_mask(hand, n_melds)`: `win_tiles` of a hand tuple, memoised per hand object.
 
 Shanten (for bots)
 - `shanten(counts, n_melds, seven_pairs=True)`: fewest tiles from ready (−1 = complete hand); the
@@ -61,7 +64,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
@@ -82,15 +85,16 @@ class Wall:
     tiles: tuple[int, ...]
     head: int
     tail: int
+    remaining: int = field(init=False, repr=False, compare=False)
+    """tail − head (R), kept as a slot: read on most events, a property would be a call each time."""
+
+    def __post_init__(self) -> None:
+        _wall_remaining(self, self.tail - self.head)
 
     @staticmethod
     def of(kinds: Iterable[int]) -> Wall:
         t = tuple(kinds)
         return Wall(t, 0, len(t))
-
-    @property
-    def remaining(self) -> int:
-        return self.tail - self.head
 
     def peek_head(self) -> int:
         return self.tiles[self.head]
@@ -99,13 +103,14 @@ class Wall:
         return self.tiles[self.tail - 1]
 
     def peek(self, from_tail: bool = False) -> int:
-        return self.peek_tail() if from_tail else self.peek_head()
+        return self.tiles[self.tail - 1] if from_tail else self.tiles[self.head]
 
     def draw(self, from_tail: bool = False) -> tuple[int, Wall]:
         """(kind drawn, wall after). The caller checks `remaining > 0`. The new wall is built
         slot by slot (a frozen dataclass's `__init__` costs three generic attribute writes)."""
         w = _new_wall(Wall)
         _wall_tiles(w, self.tiles)
+        _wall_remaining(w, self.remaining - 1)
         if from_tail:
             _wall_head(w, self.head)
             _wall_tail(w, self.tail - 1)
@@ -119,6 +124,7 @@ _new_wall = object.__new__
 _wall_tiles = Wall.tiles.__set__  # type: ignore[attr-defined]
 _wall_head = Wall.head.__set__  # type: ignore[attr-defined]
 _wall_tail = Wall.tail.__set__  # type: ignore[attr-defined]
+_wall_remaining = Wall.remaining.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +310,82 @@ def is_win(
         fours = b.count(4)
         return twos + 2 * fours == 7 and b.count(0) == len(b) - twos - fours
     return twos == 7 and b.count(0) == len(b) - 7
+
+
+_DONE: dict[bytes, int] = {}
+"""Suit key → 9-bit mask of the positions where one more tile makes it a complete suit (`_TABLE`)."""
+
+
+def _done_mask(key: bytes) -> int:
+    """The positions i where `key` plus one tile at i is a complete suit (kept in `_DONE`)."""
+    table = _TABLE or _load_table()
+    m = 0
+    for i in range(9):
+        if key[i] < 4 and key[:i] + _BYTE[key[i] + 1] + key[i + 1 :] in table:
+            m |= 1 << i
+    if len(_DONE) >= _CACHE_CAP:
+        _DONE.clear()
+    _DONE[key] = m
+    return m
+
+
+def win_tiles(counts: Sequence[int], n_melds: int = 0, seven_pairs: bool = True) -> int:
+    """Bit t (t < 27) set iff `is_win(counts + t, n_melds, seven_pairs)` (four as two pairs).
+
+    A standard win needs every suit complete after the draw: with two suits complete, the tiles of
+    the third that complete it (`_done_mask`, cached per key), when the tile count is 14 − 3·melds;
+    seven pairs only for the one kind held an odd number of times. A held 7z kind: tile by tile."""
+    b = counts if type(counts) is bytes else bytes(counts)
+    if len(b) > N_SUITED and any(b[N_SUITED:]):
+        c = bytearray(b)
+        m = 0
+        for t in range(N_SUITED):
+            c[t] += 1
+            if is_win(c, n_melds, seven_pairs):
+                m |= 1 << t
+            c[t] -= 1
+        return m
+    get = (_TABLE or _load_table()).get
+    k0, k1, k2 = b[0:9], b[9:18], b[18:27]
+    v0, v1, v2 = get(k0), get(k1), get(k2)
+    m = 0
+    if sum(b) == 13 - 3 * n_melds:
+        done = _DONE.get
+        if v1 is not None and v2 is not None:
+            x = done(k0)
+            m |= _done_mask(k0) if x is None else x
+        if v0 is not None and v2 is not None:
+            x = done(k1)
+            m |= (_done_mask(k1) if x is None else x) << 9
+        if v0 is not None and v1 is not None:
+            x = done(k2)
+            m |= (_done_mask(k2) if x is None else x) << 18
+    if seven_pairs and n_melds == 0 and b.count(1) + b.count(3) == 1:
+        t = b.find(1)
+        if t < 0:
+            t = b.find(3)
+        c = bytearray(b)
+        c[t] += 1
+        twos, fours = c.count(2), c.count(4)
+        if twos + 2 * fours == 7 and c.count(0) == len(c) - twos - fours:
+            m |= 1 << t
+    return m
+
+
+_WIN_MASK_ID: dict[int, tuple[tuple[int, ...], int, int]] = {}
+
+
+def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
+    """`win_tiles(hand, n_melds)` memoised per hand object (its id, the entry holding it): a seat's
+    hand is checked against every discard until it changes, by the bot and by the reducer."""
+    e = _WIN_MASK_ID.get(id(hand))
+    if e is not None and e[0] is hand and e[1] == n_melds:
+        return e[2]
+    m = win_tiles(hand, n_melds)
+    if len(_WIN_MASK_ID) >= 50_000:
+        _WIN_MASK_ID.clear()
+    _WIN_MASK_ID[id(hand)] = (hand, n_melds, m)  # the entry keeps `hand` alive: its id stays its own
+    return m
 
 
 # ---------------------------------------------------------------- decomposition
@@ -727,11 +809,12 @@ def mask_bits(mask: int) -> tuple[int, ...]:
 
 
 @cache
-def _pattern(nz: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(held positions, positions within two places of a held one) of a held pattern."""
+def _pattern(nz: bytes) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """(held positions, positions within two places of a held one, 5^(8 − i) of each held position
+    i: its step in a 9-count key's base-5 index) of a held pattern."""
     held = tuple(i for i in range(len(nz)) if nz[i])
     near = tuple(i for i in range(len(nz)) if any(nz[max(0, i - 2) : i + 3]))
-    return held, near
+    return held, near, tuple(5 ** (8 - i) for i in held)
 
 
 def _profile(key: bytes) -> int:
@@ -886,21 +969,24 @@ def _dprof(key: bytes) -> _DProf:
     (position, count) pairs, the keys after each discard (made when first needed: `_after_key`),
     their set ids, the key's own set id), in position order."""
     tab, tid, top = _TAB or _load_tab()
-    pos = _pattern(key.translate(_NZ))[0]
-    idx = _base5(key) if tab is not None and len(key) == 9 and max(key) <= 4 and sum(key) <= top + 1 else -1
-    ids = []
-    for i in pos:
-        j = _MISSING if idx < 0 else tab[idx - _POW5[i]]
-        ids.append(tid[j] if j != _MISSING else _key_id(key[:i] + _BYTE[key[i] - 1] + key[i + 1 :]))
-    t = tuple(ids)
+    pos, _near, pows = _pattern(key.translate(_NZ))
+    kid = _KEY_ID.get(key)
+    n = sum(key)
+    if tab is not None and len(key) == 9 and max(key) <= 4 and n <= top + 1:
+        # every key one tile fewer is in the table: index − 5^(8 − i)
+        idx = int(key.translate(_DIGITS), 5)  # = _base5(key)
+        t = tuple([tid[tab[idx - p]] for p in pows])
+        if kid is None:
+            kid = tid[tab[idx]] if n <= top else _key_id(key)
+    else:
+        t = tuple([_key_id(key[:i] + _BYTE[key[i] - 1] + key[i + 1 :]) for i in pos])
+        if kid is None:
+            kid = _key_id(key)
     d = _DPROF_ID.get(t)
     if d is None:
         d = _DPROF_ID[t] = len(_DPROFS)
         _DPROFS.append(t)
-    kid = _KEY_ID.get(key)
-    if kid is None:
-        kid = _key_id(key)
-    v = _DPROF[key] = (d, tuple((i, key[i]) for i in pos), [None] * len(pos), t, kid)
+    v = _DPROF[key] = (d, tuple(zip(pos, key.replace(b"\0", b""), strict=True)), [None] * len(pos), t, kid)
     return v
 
 
@@ -1083,6 +1169,16 @@ def _gains(
     mg = _MERGE.get
     gget = _GAIN.get
     res: list[tuple[int, int, tuple[int, int, int] | None]] = []
+    if low == 0 and sum(b) == 14 - 3 * n_melds and max(b) <= 4:
+        # ready after each minimal discard: the kinds whose draw lowers the shanten (to −1) are
+        # exactly the winning ones (a complete reading uses every tile; seven pairs as its term)
+        for k, sh, _reg, _sp, _s, _e in scan:
+            if sh != 0:
+                res.append((k, sh, None))
+                continue
+            w = win_tiles(b[:k] + _BYTE[b[k] - 1] + b[k + 1 :], n_melds, seven_pairs)
+            res.append((k, 0, (w & 511, w >> 9 & 511, w >> 18)))
+        return res
     pfs: list[int] = [-1, -1, -1]
     seen: dict[int, int] = {}
     for k, sh, reg, sp, s, e in scan:

@@ -113,8 +113,19 @@ class Hongzhong(ClaimGame):
     def _red_total(self, s: Table, seat: int, counts: Counts) -> int:
         return counts[RED] + sum(m.size for m in s.melds[seat] if m.tile == RED)
 
+    _last_win: tuple[Any, ...] = ()
+    """(counts, rules, melds, red total, answer) of the last `win_kind`: a drawn hand is asked by
+    the reducer (forced_zimo, `after`) and then by the bot (its hu), the same tuple both times."""
+
     def win_kind(self, s: Table, seat: int, counts: Counts) -> str | None:
-        return hand_wins(s.rules, counts, len(s.melds[seat]), self._red_total(s, seat, counts))
+        n, red = len(s.melds[seat]), self._red_total(s, seat, counts)
+        last = self._last_win
+        if last and last[0] is counts and last[1] is s.rules and last[2] == n and last[3] == red:
+            return last[4]  # type: ignore[no-any-return]
+        kind = hand_wins(s.rules, counts, n, red)
+        if type(counts) is tuple:  # immutable: its identity stands for its value
+            self._last_win = (counts, s.rules, n, red, kind)
+        return kind
 
     def wins(self, s: Table, seat: int, counts: Counts, how: str) -> bool:
         return self.win_kind(s, seat, counts) is not None
@@ -183,10 +194,17 @@ class Hongzhong(ClaimGame):
             return True  # HZ-R1: the four-红中 win is no hand shape
         return how != "dianpao" and self.wins(s, seat, counts, how)  # HZ-R5: no win on a discard
 
+    def bot_may_hu_on(self, s: Table, seat: int, tile: int, how: str) -> bool:
+        """`bot_may_hu` of the hand plus `tile`, without the hand when the claim is a discard's."""
+        if how == "dianpao":
+            return s.seq == 1 and "four_red" in s.extra  # HZ-R5: no win on a discard
+        return super().bot_may_hu_on(s, seat, tile, how)
+
     def after(self, s: Table, ev: Any, before: Table) -> Table:
+        if s.forced_seat is not None:  # `s` is this apply's own copy: no second copy when already None
+            s = replace(s, forced_seat=None)
         if s.wins:
-            return replace(s, forced_seat=None)
-        s = replace(s, forced_seat=None)
+            return s
         if ev.type == "draw":
             r = s.rules
             seat = s.turn

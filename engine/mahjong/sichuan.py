@@ -42,7 +42,18 @@ from pydantic import Field, field_validator
 
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
-from engine.mahjong.core import SEQ, Meld, Wall, decompose, is_seven_pairs, is_win, meld_counts, shanten, waits
+from engine.mahjong.core import (
+    _WIN_MASK_ID,
+    SEQ,
+    Meld,
+    Wall,
+    decompose,
+    is_seven_pairs,
+    is_win,
+    meld_counts,
+    win_mask,
+    win_tiles,
+)
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.tiles import (
@@ -278,68 +289,12 @@ def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> boo
     return not (_has_void(conc, void) or any(m.tile // 9 == void for m in melds))
 
 
-_WIN_MASK: dict[tuple[tuple[int, ...], int], int] = {}
-_WIN_MASK_ID: dict[int, tuple[tuple[int, ...], int, int]] = {}
-
-
-def win_mask(hand: tuple[int, ...], n_melds: int) -> int:
-    """Bit t set iff `is_win(hand + t, n_melds)` (t < 27): the kinds that complete the shape.
-
-    Memoised per (hand, melds): a seat's hand is checked against every discard until it changes,
-    by the bot and by the reducer; first by the hand object itself (its id, the entry holding it), then
-    by value. Only a ready hand (shanten 0) can complete, so the others cost one shanten look-up."""
+def wins_with(hand: tuple[int, ...], n_melds: int, t: int) -> bool:
+    """`is_win(hand + t, n_melds)` for a suited kind t: a bit of `win_mask`."""
     e = _WIN_MASK_ID.get(id(hand))
     if e is not None and e[0] is hand and e[1] == n_melds:
-        return e[2]  # type: ignore[no-any-return]
-    key = (hand, n_melds)
-    m = _WIN_MASK.get(key)
-    if m is None:
-        m = 0
-        if shanten(hand, n_melds) <= 0:
-            for t in waits(hand, n_melds):  # = is_win(hand + t) (5 copies never win)
-                m |= 1 << t
-        if len(_WIN_MASK) >= 50_000:
-            _WIN_MASK.clear()
-        _WIN_MASK[key] = m
-    if len(_WIN_MASK_ID) >= 50_000:
-        _WIN_MASK_ID.clear()
-    _WIN_MASK_ID[id(hand)] = (hand, n_melds, m)  # the entry keeps `hand` alive: its id stays its own
-    return m
-
-
-_WINS: dict[tuple[tuple[int, ...], int], list[int]] = {}
-_WINS_ID: dict[int, tuple[tuple[int, ...], int, list[int]]] = {}
-_ALL_KINDS = (1 << N_KINDS) - 1
-
-
-def wins_with(hand: tuple[int, ...], n_melds: int, t: int) -> bool:
-    """`is_win(hand + t, n_melds)`, memoised per (hand, melds) tile by tile: [kinds known, kinds that
-    win]; a hand that is not ready (shanten > 0) is known at once to win with nothing. Found first by
-    the hand object itself (its id; the entry holds it), then by value."""
-    e = _WINS_ID.get(id(hand))
-    if e is not None and e[0] is hand and e[1] == n_melds:
-        st = e[2]
-    else:
-        key = (hand, n_melds)
-        st = _WINS.get(key)  # type: ignore[assignment]
-        if st is None:
-            st = [_ALL_KINDS, 0] if shanten(hand, n_melds) > 0 else [0, 0]
-            if len(_WINS) >= 50_000:
-                _WINS.clear()
-            _WINS[key] = st
-        if len(_WINS_ID) >= 50_000:
-            _WINS_ID.clear()
-        _WINS_ID[id(hand)] = (hand, n_melds, st)
-    bit = 1 << t
-    if st[0] & bit:
-        return bool(st[1] & bit)
-    c = bytearray(hand)
-    c[t] += 1
-    w = is_win(c, n_melds)
-    st[0] |= bit
-    if w:
-        st[1] |= bit
-    return w
+        return bool(e[2] >> t & 1)
+    return bool(win_mask(hand, n_melds) >> t & 1)
 
 
 _YAO_JIU = tuple(k for k in range(N_SUITED) if k % 9 in (0, 8))
@@ -485,16 +440,18 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
         return [], 0
     out: list[int] = []
     best = 0
+    wins = win_tiles(conc, len(melds))  # bit t: is_win(conc + t)
+    if not wins:
+        return out, best
     c = list(conc)
     for t in range(N_SUITED):
-        if held[t] >= 4 or t // 9 == void:
+        if not wins >> t & 1 or held[t] >= 4 or t // 9 == void:
             continue
         c[t] += 1
-        if is_win(c, len(melds)):
-            out.append(t)
-            sc = score_win(rules, c, melds, t, Situation())
-            if sc is not None and sc.capped > best:
-                best = sc.capped
+        out.append(t)
+        sc = score_win(rules, c, melds, t, Situation())
+        if sc is not None and sc.capped > best:
+            best = sc.capped
         c[t] -= 1
     return out, best
 
@@ -597,7 +554,7 @@ class SichuanGame:
         if st.phase != "play":
             raise _bad("wrong_phase", f"SC-R1/R3 {t} during the {st.phase} phase")
         seat: int = event.seat  # type: ignore[union-attr]
-        tile = tile_id(event.tile)  # type: ignore[union-attr]
+        tile = TILE_ID[event.tile]  # type: ignore[union-attr]  # = tile_id
         if tile >= N_SUITED:
             raise _bad("not_in_hand", f"SC-C1 {event.tile} does not exist in Sichuan mahjong")  # type: ignore[union-attr]
         if st.stage == "act":
@@ -884,11 +841,15 @@ class SichuanGame:
     def _claim_answer(self, st: State, got: list[Any], j: int) -> Score | None:
         """Compute and keep seat j's answer in `got` (the memo of `st`)."""
         off = st.offered
-        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
-            sc = None  # not even a shape win: every path of `_can_claim_win_now` answers None
-        else:
-            sc = self._can_claim_win_now(st, j, False)
-        got[j] = sc
+        if off >= 0:
+            hand = st.hands[j]
+            n = len(st.melds[j])
+            e = _WIN_MASK_ID.get(id(hand))  # = wins_with(hand, n, off), inlined
+            m = e[2] if e is not None and e[0] is hand and e[1] == n else win_mask(hand, n)
+            if not m >> off & 1:
+                got[j] = None  # not even a shape win: every path of `_can_claim_win_now` answers None
+                return None
+        sc = got[j] = self._can_claim_win_now(st, j, False)
         return sc
 
     def _first_claimer(self, st: State, seats: Sequence[int]) -> int:
