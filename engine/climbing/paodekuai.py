@@ -31,9 +31,10 @@ is positive (events.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import filterfalse
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -217,7 +218,7 @@ class PaoDeKuai:
     # ------------------------------------------------------------------ the reducer
 
     def apply(self, state: State, event: AnyEvent) -> State:
-        if state.finished:
+        if state.winner is not None or state.forfeiter is not None:  # = state.finished (no property call)
             raise Illegal("after_end", f"PDK-R13 {event.type} after the match ended")
         if isinstance(event, Play):
             return self._play(state, event)
@@ -276,7 +277,7 @@ class PaoDeKuai:
                     f"PDK-R10 报单: seat {(seat + 1) % N_SEATS} holds 1 card, so seat {seat}'s solo must be "
                     f"its highest card ({RANK_NAMES[high]}), not {_short(cards)}",
                 )
-        left = tuple(c for c in hand if c not in cards)
+        left = tuple(filterfalse(frozenset(cards).__contains__, hand))  # hand order
         hands = state.hands[:seat] + (left,) + state.hands[seat + 1 :]
         plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1 :]
         items = state.items
@@ -302,7 +303,7 @@ class PaoDeKuai:
         if top is None:
             raise Illegal("must_play", f"PDK-R7 seat {seat} leads the trick and may not pass")
         if state.rules.must_beat:
-            example = next(self._beating_plays(state, seat), None)
+            example = next(iter(self._beating_plays(state, seat)), None)
             if example is not None:
                 raise Illegal(
                     "must_play",
@@ -327,7 +328,7 @@ class PaoDeKuai:
     # ------------------------------------------------------------------ the end
 
     def is_finished(self, state: State) -> bool:
-        return state.finished
+        return state.winner is not None or state.forfeiter is not None  # = state.finished
 
     def settle(self, state: State) -> Settlement:
         """P1 (already itemised) + P2 loser payments, or P4 for a forfeit."""
@@ -370,20 +371,20 @@ class PaoDeKuai:
 
     # ------------------------------------------------------------------ what may happen now
 
-    def _beating_plays(self, state: State, seat: int) -> Iterator[tuple[int, ...]]:
+    def _beating_plays(self, state: State, seat: int) -> Sequence[tuple[int, ...]]:
         """Count vectors of every play that would be legal now for `seat` following the top move."""
         assert state.top is not None  # only called while following
-        counts = _hand_counts(state.hands[seat])
-        yield from _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
+        counts = mv.hand_counts(state.hands[seat])
+        return _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
 
     def legal_counts(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act, as rank-count vectors (the bot's candidates)."""
-        if state.finished:
+        if state.winner is not None or state.forfeiter is not None:  # = state.finished
             return []
         seat = state.turn
         if state.top is not None:
             return list(self._beating_plays(state, seat))
-        counts = _hand_counts(state.hands[seat])
+        counts = mv.hand_counts(state.hands[seat])
         plays: Sequence[tuple[int, ...]] = mv.all_counts(counts)
         if state.rules.first_play_3s and state.first_match and not state.led:
             plays = [c for c in plays if c[0]]  # PDK-R4: the first play contains 3s
@@ -402,7 +403,7 @@ class PaoDeKuai:
             return True
         if plays is not None:
             return not plays
-        return next(self._beating_plays(state, state.turn), None) is None
+        return not self._beating_plays(state, state.turn)
 
     def legal_actions(self, state: State) -> list[dict[str, Any]]:
         plays = self.legal_plays(state)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from operator import itemgetter
 
 from engine.climbing import moves as M
 
@@ -148,17 +149,21 @@ def _top_move(top: Reading) -> M.Move:
     return M.Move(kind, n, key, M.LEVEL_BOMB if kind == "bomb" else M.LEVEL_NONE, ())
 
 
+_COUNTS = itemgetter(4)
+"""A Move's `counts` (its fifth field), read in C."""
+
+
 @lru_cache(maxsize=1 << 17)
 def all_counts(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct play (count vector) that can be made from `hand`, leading."""
-    return tuple(dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules())))
+    return tuple(dict.fromkeys(map(_COUNTS, M.generate(hand, pdk_move_rules()))))
 
 
 @lru_cache(maxsize=1 << 17)
 def beating_counts(hand: tuple[int, ...], top: Reading, short_ok: bool = False) -> tuple[tuple[int, ...], ...]:
     """Every distinct play from `hand` that beats `top` (B1–B3, and the short last play when
     `short_ok`): the top's type first by rising key, then the bombs."""
-    found = dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules(), _top_move(top)))
+    found = dict.fromkeys(map(_COUNTS, M.generate(hand, pdk_move_rules(), _top_move(top))))
     if short_ok and hand not in found and _short_reading(hand, top) is not None:
         found[hand] = None
     return tuple(found)
