@@ -443,51 +443,54 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     partner_on_top = seat != L and top_seat != L
     if partner_on_top and size not in (sum(st.top.counts), 4, 2):
         return None  # only a play of the whole hand (same size as the top, a bomb or the rocket) would be made
+    cands: list[tuple[Move, tuple[int, ...]]]
     if game.laizi_game:  # `DouDizhu.moves_for` on the counts already at hand
-        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
-    else:
-        cands = [Reading(mv, ()) for mv in generate(counts, mr, st.top)]
-    if not cands:
-        return None
-    for rd in cands:
-        if sum(rd.move.counts) == size:
-            return rd  # goes out
-    if partner_on_top:
+        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)  # type: ignore[assignment]
+        for rd in cands:
+            if sum(rd[0].counts) == size:
+                return rd  # type: ignore[return-value]  # goes out
+    else:  # (move, no `as`) pairs: a Reading only for the move chosen
+        cands = [(mv, ()) for mv in generate(counts, mr, st.top)]
+        for mv, _ in cands:
+            if mv.counts == counts:  # = its size is the hand's (a move of the hand, no laizi)
+                return Reading(mv, ())  # goes out
+    if not cands or partner_on_top:
         return None
     hb = bytes(counts)
     before = _n_groups_bytes(hb)
     hx = int.from_bytes(hb, "little")
     opp_cards = st.hands[top_seat].bit_count()
     best: tuple[Any, ...] | None = None
-    for rd in cands:
-        mv = rd.move
-        used_laizi = len(rd.as_)
+    b_level = b_used = b_after = b_key = 0
+    for mv, as_ in cands:
+        level = mv.level
+        used_laizi = len(as_)
         if best is not None:
-            pre, bkey = (mv.level > 0, mv.level, used_laizi), best[0]
-            if pre > bkey[:3]:
+            # the key (bomb, level, laizi used, groups left, rank): bomb follows from level
+            if level > b_level or (level == b_level and used_laizi > b_used):
                 continue  # its key is larger whatever the groups left: not counted
             # the fewest groups are subadditive (a split of the rest plus one of the move's own
             # cards is a split of the hand), so `after` is at least this: beyond the best, not counted
-            if pre == bkey[:3]:
-                low = before - _plain_groups(mv.counts, rd.as_) + (1 if m - used_laizi > 0 else 0)
-                if low > bkey[3] or (low == bkey[3] and mv.key > bkey[4]):
+            if level == b_level and used_laizi == b_used:
+                low = before - _plain_groups(mv.counts, as_) + (1 if m - used_laizi > 0 else 0)
+                if low > b_after or (low == b_after and mv.key > b_key):
                     continue
         # the cards left, packed a byte per rank: a rank gone below 0 sets its byte's top bit
         mx = int.from_bytes(bytes(mv.counts), "little")
-        for r in rd.as_:
+        for r in as_:
             mx -= 1 << 8 * r
         rest = hx - mx
         if rest < 0 or rest & _HIGH8:
             continue
         after = _n_groups_bytes(rest.to_bytes(15, "little")) + (1 if m - used_laizi > 0 else 0)
-        bomb = mv.level > 0
-        if bomb and not (after <= 1 or opp_cards <= 4):
+        if level:
+            if not (after <= 1 or opp_cards <= 4):
+                continue
+        elif (after > before and opp_cards > 5 and used_laizi == 0) or (
+            used_laizi and opp_cards > 8 and after >= before
+        ):
             continue
-        if not bomb and after > before and opp_cards > 5 and used_laizi == 0:
-            continue
-        if not bomb and used_laizi and opp_cards > 8 and after >= before:
-            continue
-        key = (bomb, mv.level, used_laizi, after, mv.key)
-        if best is None or key < best[0]:
-            best = (key, rd)
-    return None if best is None else best[1]
+        if best is None or (level, used_laizi, after, mv.key) < (b_level, b_used, b_after, b_key):
+            best = (mv, as_)
+            b_level, b_used, b_after, b_key = level, used_laizi, after, mv.key
+    return None if best is None else Reading(best[0], best[1])

@@ -38,6 +38,7 @@ from events.models import (
     Compare,
     Dealt,
     Fold,
+    Forfeit,
     Laizi,
     Look,
     MatchStarted,
@@ -144,15 +145,20 @@ _Builder = Callable[[str, int, str, Mapping[str, Any]], Any]
 
 
 def _seat_only(cls: type) -> _Builder:
-    """{type, seat}: pass, look, open, fold, allin, timeout, ting; a Seat is an exact int 0..5."""
+    """{type, seat}: pass, look, open, fold, allin, timeout, ting, forfeit (its `reason` None, not
+    set); a Seat is an exact int 0..5."""
     name = cls.model_fields["type"].default  # type: ignore[attr-defined]
+    reason = "reason" in cls.model_fields  # type: ignore[attr-defined]
 
     def build(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
         seat = p.get("seat")
         if len(p) != 2 or seat.__class__ is not int or not 0 <= seat <= 5:
             return None
         ev = _new_model(cls)
-        _set_slot(ev, "__dict__", {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat})
+        fields = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat}
+        if reason:
+            fields["reason"] = None
+        _set_slot(ev, "__dict__", fields)
         _set_slot(ev, "__pydantic_fields_set__", {"match_id", "seq", "ts", "type", "seat"})
         _set_slot(ev, "__pydantic_extra__", None)
         _set_slot(ev, "__pydantic_private__", None)
@@ -173,7 +179,11 @@ def _seat_and(cls: type, key: str, kind: type, seat_value: bool = False) -> _Bui
         if seat_value and not 0 <= v <= 5:
             return None
         ev = _new_model(cls)
-        _set_slot(ev, "__dict__", {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v})
+        _set_slot(
+            ev,
+            "__dict__",
+            {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v},
+        )
         _set_slot(ev, "__pydantic_fields_set__", {"match_id", "seq", "ts", "type", "seat", key})
         _set_slot(ev, "__pydantic_extra__", None)
         _set_slot(ev, "__pydantic_private__", None)
@@ -228,7 +238,7 @@ def _laizi(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
 
 
 _TRUSTED: dict[str, _Builder] = {
-    **{m.model_fields["type"].default: _seat_only(m) for m in (Pass, Look, Open, Fold, Allin, Timeout, Ting)},
+    **{m.model_fields["type"].default: _seat_only(m) for m in (Pass, Look, Open, Fold, Allin, Timeout, Ting, Forfeit)},
     "bid": _seat_and(Bid, "value", int),
     "bet": _seat_and(Bet, "amount", int),
     "rob": _seat_and(Rob, "value", bool),
