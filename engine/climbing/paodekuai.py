@@ -41,7 +41,7 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
-from engine.cards import CARD_ID, CARD_NAME, RANK_NAMES
+from engine.cards import CARD_ID, CARD_NAME, RANK_NAMES, shuffle
 from engine.climbing import pdk_moves as mv
 from engine.errors import Illegal
 from events.models import AnyEvent, Dealt, Forfeit, MatchStarted, Pass, Play
@@ -447,7 +447,7 @@ class PaoDeKuai:
         if n_players != N_SEATS:
             raise ValueError(f"paodekuai is played by 3 players, not {n_players}")
         cards = list(deck())
-        rng.shuffle(cards)
+        shuffle(cards, rng)  # = rng.shuffle(cards)
         hands = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(N_SEATS)]
         if dealer is not None:
             shift = next(s for s, h in enumerate(hands) if THREE_SPADES in h) - dealer
