@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 from typing import IO, Any
 
 import orjson
+from pydantic import BaseModel
 
 from engine.errors import Illegal
 from engine.registry import get_bot, get_game
@@ -135,7 +136,11 @@ def _id_ok(match_id: str) -> bool:
 
 
 _new_model = object.__new__
-_set_slot = object.__setattr__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+"""The model's four slots set by their descriptors (= `object.__setattr__(ev, name, value)`)."""
 _CARD_NAME: dict[str, str] = {c: c for c in ALL_CARDS}
 _LAIZI_RANKS: frozenset[str] = frozenset([*CARD_RANKS, "BJ", "RJ"])
 _Builder = Callable[[str, int, str, Mapping[str, Any]], Any]
@@ -158,10 +163,10 @@ def _seat_only(cls: type) -> _Builder:
         fields = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat}
         if reason:
             fields["reason"] = None
-        _set_slot(ev, "__dict__", fields)
-        _set_slot(ev, "__pydantic_fields_set__", {"match_id", "seq", "ts", "type", "seat"})
-        _set_slot(ev, "__pydantic_extra__", None)
-        _set_slot(ev, "__pydantic_private__", None)
+        _set_dict(ev, fields)
+        _set_fields_set(ev, {"match_id", "seq", "ts", "type", "seat"})
+        _set_extra(ev, None)
+        _set_private(ev, None)
         return ev
 
     return build
@@ -179,14 +184,10 @@ def _seat_and(cls: type, key: str, kind: type, seat_value: bool = False) -> _Bui
         if seat_value and not 0 <= v <= 5:
             return None
         ev = _new_model(cls)
-        _set_slot(
-            ev,
-            "__dict__",
-            {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v},
-        )
-        _set_slot(ev, "__pydantic_fields_set__", {"match_id", "seq", "ts", "type", "seat", key})
-        _set_slot(ev, "__pydantic_extra__", None)
-        _set_slot(ev, "__pydantic_private__", None)
+        _set_dict(ev, {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v})
+        _set_fields_set(ev, {"match_id", "seq", "ts", "type", "seat", key})
+        _set_extra(ev, None)
+        _set_private(ev, None)
         return ev
 
     return build
@@ -215,12 +216,12 @@ def _play(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
     elif len(p) != 3:
         return None
     ev = _new_model(Play)
-    _set_slot(ev, "__dict__", {
+    _set_dict(ev, {
         "match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "play", "seat": seat, "cards": cards, "as_": as_
     })  # fmt: skip
-    _set_slot(ev, "__pydantic_fields_set__", given)
-    _set_slot(ev, "__pydantic_extra__", None)
-    _set_slot(ev, "__pydantic_private__", None)
+    _set_fields_set(ev, given)
+    _set_extra(ev, None)
+    _set_private(ev, None)
     return ev
 
 
@@ -230,10 +231,10 @@ def _laizi(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
     if len(p) != 2 or rank.__class__ is not str or rank not in _LAIZI_RANKS:
         return None
     ev = _new_model(Laizi)
-    _set_slot(ev, "__dict__", {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "laizi", "rank": rank})
-    _set_slot(ev, "__pydantic_fields_set__", {"match_id", "seq", "ts", "type", "rank"})
-    _set_slot(ev, "__pydantic_extra__", None)
-    _set_slot(ev, "__pydantic_private__", None)
+    _set_dict(ev, {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "laizi", "rank": rank})
+    _set_fields_set(ev, {"match_id", "seq", "ts", "type", "rank"})
+    _set_extra(ev, None)
+    _set_private(ev, None)
     return ev
 
 
