@@ -38,6 +38,7 @@ from engine.climbing.moves import (
     ROCKET_COUNTS,
     Counts,
     Move,
+    classified_move,
     classify,
     ddz_move_rules,
     generate,
@@ -103,14 +104,18 @@ def _runs_split(c: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     pos = 0
     for run in c.split(b"\0"):
         if run:
-            k, groups = _run_split(run, mins)
+            k, groups = _run_split(run, mins) if not pos else _run_split_at(run, pos, mins)
             n_total += k
-            if pos:
-                out.extend((g, lo + pos, hi + pos) for g, lo, hi in groups)
-            else:
-                out.extend(groups)
+            out.extend(groups)
         pos += len(run) + 1
     return n_total, tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _run_split_at(run: bytes, pos: int, mins: tuple[int, int, int]) -> tuple[int, Groups]:
+    """`_run_split` of a run that starts at rank `pos`: its groups moved there."""
+    k, groups = _run_split(run, mins)
+    return k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups)
 
 
 def _runs_n(c: bytes, mins: tuple[int, int, int]) -> int:
@@ -202,6 +207,7 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
             (solos if unit == 1 else pairs).append(i)
     out: list[Move] = []
     used: set[int] = set()
+    memo = mr.classified  # `classify` by counts: `memo[c] if c in memo else classified_move(c, mr)`
     if bodies:
         solos.sort(key=lambda i: groups[i][1])
         pairs.sort(key=lambda i: groups[i][1])
@@ -209,7 +215,7 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
         for b in bodies:
             _, lo, hi = groups[b]
             L = hi - lo + 1
-            body = _group_counts(groups[b])
+            body = _MAIN[3][L][lo]  # = _group_counts(groups[b]): a unit-3 group
             used.add(b)
             for pool, unit in ((solos, 1), (pairs, 2)):
                 free = [g for g in pool if g not in used]
@@ -217,19 +223,22 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
                     c = list(body)
                     for g in free[:L]:
                         c[groups[g][1]] += unit
-                    mv = classify(tuple(c), mr)
+                    kicked = tuple(c)
+                    mv = memo[kicked] if kicked in memo else classified_move(kicked, mr)
                     if mv is not None:
                         used.update(free[:L])
                         out.append(mv)
                         break
             else:
-                mv = classify(body, mr)
+                mv = memo[body] if body in memo else classified_move(body, mr)
                 if mv is not None:
                     out.append(mv)
     for i, g in enumerate(groups):
         if i in used:
             continue
-        mv = classify(_group_counts(g), mr)
+        kind, lo, hi = g
+        gc = ROCKET_COUNTS if kind == "rocket" else _MAIN[_UNIT[kind]][hi - lo + 1][lo]  # = _group_counts(g)
+        mv = memo[gc] if gc in memo else classified_move(gc, mr)
         if mv is not None:
             out.append(mv)
         else:  # cannot happen for skeleton groups; fall back to solos

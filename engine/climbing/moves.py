@@ -115,6 +115,8 @@ class MoveRules:
     rocket: bool = True
     kicker_rocket: bool = False
     by_name: dict[str, TypeSpec] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    classified: dict[Counts, Move | None] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """`classify(counts, self)` by counts, filled by `classified_move` (no hash of the rules a look-up)."""
     _hash: list[int] = field(default_factory=list, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -296,6 +298,15 @@ def classify(counts: Counts, mr: MoveRules) -> Move | None:
     if len(found) == 1:
         return found[0]
     return max(found, key=lambda m: (m.level, m.length, m.key))
+
+
+def classified_move(counts: Counts, mr: MoveRules) -> Move | None:
+    """`classify(counts, mr)`, kept in `mr.classified` (bounded) for callers that read it first."""
+    memo = mr.classified
+    if len(memo) >= 1 << 16:
+        memo.clear()
+    mv = memo[counts] = classify(counts, mr)
+    return mv
 
 
 # ---------------------------------------------------------------- comparator
