@@ -23,7 +23,7 @@ import pytest
 from engine.climbing import bot, paodekuai_bot
 from engine.climbing import moves as M
 from engine.climbing import pdk_moves as P
-from engine.climbing.laizi import Reading, laizi_moves
+from engine.climbing.laizi import Reading, laizi_moves, split_laizi
 from engine.climbing.moves import Counts, Move, generate
 from engine.registry import get_game
 from engine.sim import simulate as sim
@@ -338,3 +338,78 @@ def _card(name: str) -> int:
     from engine.cards import CARD_ID
 
     return CARD_ID[name]
+
+
+# ---------------------------------------------------------------- Dou Dizhu bidding, split, laizi
+
+
+def _ref_strength(counts: Counts, m_laizi: int = 0) -> float:
+    s = 4.0 * counts[M.RJ_R] + 3.0 * counts[M.BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
+    s += sum(4.0 for r in range(13) if counts[r] == 4)
+    if counts[M.RJ_R] and counts[M.BJ_R]:
+        s += 2.0
+    s -= 0.3 * max(0, bot.n_groups(counts) - 6)
+    return s
+
+
+def _random_hand(rng: random.Random, size: int) -> Counts:
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    c = [0] * M.N_RANKS
+    for r in rng.sample(deck, size):
+        c[r] += 1
+    return tuple(c)
+
+
+def test_bidding_strength_and_its_shortcut() -> None:
+    rng = random.Random(11)
+    for _ in range(4000):
+        c = _random_hand(rng, rng.choice([4, 13, 17, 17, 20]))
+        m = rng.randint(0, 4) if rng.random() < 0.3 else 0
+        assert bot.strength(c, m) == _ref_strength(c, m)
+        for least in (7.0, 10.0):
+            seed = rng.getrandbits(32)
+            r1, r2 = random.Random(seed), random.Random(seed)
+            want = _ref_strength(c, m) + r1.uniform(-1.0, 1.0)
+            got = bot._noisy_strength(c, m, r2, least)
+            assert r1.getstate() == r2.getstate()
+            assert (got is None and want < least) or got == want
+
+
+def test_run_split_at_is_the_run_split_moved() -> None:
+    rng = random.Random(12)
+    for _ in range(3000):
+        run = bytes(rng.randint(1, 4) for _ in range(rng.randint(1, 12)))
+        pos = rng.randint(1, 12 - len(run)) if len(run) < 12 else 0
+        mins = rng.choice([(5, 3, 2), (5, 2, 2)])
+        k, groups = bot._run_split(run, mins)
+        assert bot._run_split_at(run, pos, mins) == (k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups))
+
+
+def test_kickers_read_from_the_rules_memo_are_classify() -> None:
+    rng = random.Random(13)
+    for mr in (M.ddz_move_rules(), M.ddz_move_rules(True, False), P.pdk_move_rules()):
+        for _ in range(1500):
+            c = _random_hand(rng, rng.randint(1, 20))
+            assert M.classified_move(c, mr) == M.classify(c, mr) == mr.classified[c]
+        mr.classified.clear()
+    for _ in range(1500):
+        c = _random_hand(rng, rng.randint(1, 20))
+        got = bot.split(c)
+        assert got == bot.attach_kickers(bot._best_split(c)[1], M.ddz_move_rules())
+        assert all(type(mv) is Move for mv in got)
+
+
+def test_laizi_readings_are_named_tuples_and_split_laizi_counts() -> None:
+    rng = random.Random(14)
+    mr = M.ddz_move_rules()
+    for _ in range(600):
+        lr = rng.randint(0, 12)
+        ids = rng.sample(range(54), rng.randint(1, 20))
+        plain, m = split_laizi(ids, lr)
+        want = [0] * M.N_RANKS
+        for x in ids:
+            if x >> 2 != lr or x >= 52:
+                want[x >> 2 if x < 52 else x - 39] += 1
+        assert plain == tuple(want) and m == sum(1 for x in ids if x < 52 and x >> 2 == lr)
+        for rd in laizi_moves(plain, m, lr, mr):
+            assert type(rd) is Reading and rd == Reading(*rd) and rd.move is rd[0]

@@ -290,12 +290,28 @@ def _n_groups_bytes(b: bytes) -> int:
 
 def strength(counts: Counts, m_laizi: int = 0) -> float:
     """Hand strength for bidding: jokers, 2s, aces, bombs, laizi."""
-    s = 4.0 * counts[RJ_R] + 3.0 * counts[BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
-    s += sum(4.0 for r in range(13) if counts[r] == 4)
-    if counts[RJ_R] and counts[BJ_R]:
-        s += 2.0
+    s = _strength_before_split(counts, m_laizi)
     s -= 0.3 * max(0, n_groups(counts) - 6)
     return s
+
+
+def _strength_before_split(counts: Counts, m_laizi: int) -> float:
+    """`strength` before its penalty for a hand of many groups (a penalty that only lowers it)."""
+    s = 4.0 * counts[RJ_R] + 3.0 * counts[BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
+    s += 4.0 * counts[:13].count(4)  # = sum(4.0 for each bomb rank): the same float
+    if counts[RJ_R] and counts[BJ_R]:
+        s += 2.0
+    return s
+
+
+def _noisy_strength(counts: Counts, m: int, rng: random.Random, least: float) -> float | None:
+    """`strength(counts, m) + rng.uniform(-1, 1)` (one draw), or None when it is below `least`
+    whatever the split: the hand's groups are counted only when the penalty can matter."""
+    pre = _strength_before_split(counts, m)
+    u = rng.uniform(-1.0, 1.0)
+    if pre + u < least:  # pre - penalty + u <= pre + u (rounding is monotone): below as well
+        return None
+    return pre - 0.3 * max(0, n_groups(counts) - 6) + u  # = (strength(counts, m)) + u
 
 
 _NIBBLE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(4) if n >> b & 1) for n in range(16))
@@ -371,15 +387,18 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
     assert seat is not None
     counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
     if st.phase == "bid":
-        s = strength(counts, m) + rng.uniform(-1.0, 1.0)
-        if game.laizi_game:
+        s = _noisy_strength(counts, m, rng, 7.0)  # below 7: no bid in either game
+        if s is None:
+            value = 0
+        elif game.laizi_game:
             want = 3 if s >= 11 else 2 if s >= 9 else 1 if s >= 7 else 0
             value = want if want > st.high_bid else 0
         else:
             value = 1 if s >= 7 else 0
         return {"type": "bid", "seat": seat, "value": value}
     if st.phase == "rob":
-        return {"type": "rob", "seat": seat, "value": strength(counts, m) + rng.uniform(-1.0, 1.0) >= 10}
+        s = _noisy_strength(counts, m, rng, 10.0)
+        return {"type": "rob", "seat": seat, "value": s is not None and s >= 10}
     mr = st.mr or game.move_rules(st.rules)
     size = sum(counts) + m
     if st.top is None:
