@@ -108,13 +108,17 @@ def _windows(N: Counts, m: int, mr: MoveRules) -> Iterator[tuple[int, int, int, 
     cands = _by_size(mr).get(size)
     if not cands:
         return
-    present = [0]
-    for v in N:
-        present.append(present[-1] + (1 if v else 0))
-    n_present = present[-1]
+    n_present = len(N) - N.count(0)
+    present: list[int] = []
     for t, L in cands:
         unit = t.unit
         n_kick = t.kick * L
+        if n_present > L + n_kick:  # a window holds at most L of the plain ranks: none fits
+            continue
+        if not present:
+            present.append(0)
+            for v in N:
+                present.append(present[-1] + (1 if v else 0))
         allowed = t.ranks
         short = [0]
         for r, v in enumerate(N):
@@ -176,7 +180,7 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
             if mv is not None:
                 mv = _relabel(mv, n_plain, m)
                 if top is None or beats(mv, top):
-                    out.append(Reading(mv, S))
+                    out.append(_reading(Reading, (mv, S)))  # = Reading(mv, S)
         for r in S:
             E[r] -= 1
     return out
