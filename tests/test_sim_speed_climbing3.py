@@ -413,3 +413,32 @@ def test_laizi_readings_are_named_tuples_and_split_laizi_counts() -> None:
         assert plain == tuple(want) and m == sum(1 for x in ids if x < 52 and x >> 2 == lr)
         for rd in laizi_moves(plain, m, lr, mr):
             assert type(rd) is Reading and rd == Reading(*rd) and rd.move is rd[0]
+
+
+def test_pdk_states_and_tops_are_the_dataclasses() -> None:
+    import dataclasses
+
+    from engine.climbing.paodekuai import State, Top, _evolve
+
+    game = get_game("paodekuai")
+    seen = 0
+    for i in range(30):
+        events = simulate_match("paodekuai", {"bomb_pay": "if_unbeaten"} if i % 2 else None, 4, i, chain=False)
+        st = game.start(events[0], events[1], game.parse_rules({}))
+        for ev in events[2:-1]:
+            st = game.apply(st, ev)
+            fields = {f.name: getattr(st, f.name) for f in dataclasses.fields(State)}
+            want = State(**fields)
+            assert type(st) is State and st == want and repr(st) == repr(want)
+            assert _evolve(want, st.hands, st.turn, st.top, st.passes, st.plays, st.led, st.items, st.bombs,
+                           st.last, st.winner) == want  # fmt: skip
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                st.turn = 0  # type: ignore[misc]
+            if st.top is not None:
+                t = st.top
+                assert type(t) is Top and t == Top(t.seat, t.move, t.cards)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    t.seat = 1  # type: ignore[misc]
+            assert dataclasses.replace(st, turn=st.turn) == st
+            seen += 1
+    assert seen > 500

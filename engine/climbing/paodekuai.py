@@ -143,7 +143,7 @@ def _baodan_filter(
 ) -> Sequence[tuple[int, ...]]:
     """PDK-R10 报单: the plays allowed while the next seat holds one card (a solo must be the
     seat's highest card); `plays` itself otherwise."""
-    if not _baodan_active(state, seat):
+    if not (state.rules.baodan and len(state.hands[(seat + 1) % N_SEATS]) == 1):  # = _baodan_active
         return plays
     high = mv.highest_rank(hand_counts)
     return [c for c in plays if sum(c) != 1 or c.index(1) == high]
@@ -153,17 +153,37 @@ def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
     return mv.hand_counts(hand)
 
 
+class _Draft:
+    """A `State`'s slots, set by plain attribute stores (the frozen dataclass's `__init__` calls
+    `object.__setattr__` once a field), then the object made a `State` (the same layout)."""
+
+    __slots__ = State.__slots__
+
+
 def _evolve(
     state: State, hands: tuple[tuple[int, ...], ...], turn: int, top: Top | None, passes: int,
     plays: tuple[int, ...], led: bool, items: tuple[dict[str, Any], ...], bombs: tuple[tuple[int, int], ...],
     last: dict[str, Any], winner: int | None,
 ) -> State:
-    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, by a direct call
-    (replace looks every field up by name: the hot path of a simulation)."""
-    return State(
-        state.rules, state.base, state.first_match, state.dealer, hands, turn, top, passes, plays,
-        led, items, bombs, last, winner, state.forfeiter,
-    )  # fmt: skip
+    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, without the
+    dataclass's `__init__` (the hot path of a simulation): tests/test_sim_speed_climbing3.py
+    compares it with `State(...)`."""
+    d: Any = _new_object(_Draft)
+    d.rules, d.base, d.first_match, d.dealer = state.rules, state.base, state.first_match, state.dealer
+    d.hands, d.turn, d.top, d.passes, d.plays, d.led = hands, turn, top, passes, plays, led
+    d.items, d.bombs, d.last, d.winner, d.forfeiter = items, bombs, last, winner, state.forfeiter
+    _set_attr(d, "__class__", State)
+    return d  # type: ignore[no-any-return]
+
+
+class _TopDraft:
+    """A `Top`'s slots, set by plain attribute stores, then the object made a `Top`."""
+
+    __slots__ = Top.__slots__
+
+
+_new_object = object.__new__
+_set_attr = object.__setattr__
 
 
 class PaoDeKuai:
@@ -282,12 +302,14 @@ class PaoDeKuai:
         plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1 :]
         items = state.items
         bombs = state.bombs
-        top = Top(seat, move, cards)
+        top: Any = _new_object(_TopDraft)  # = Top(seat, move, cards), as `_evolve` builds a State
+        top.seat, top.move, top.cards = seat, move, cards
+        _set_attr(top, "__class__", Top)
         if move[0] == "bomb":
             bombs = (*bombs, (seat, move[2]))
             if r.bomb_pay == "immediate":
                 items = items + _bomb_items(state, top)
-        last = {"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
+        last = {"seat": seat, "action": "play", "cards": list(map(CARD_NAME.__getitem__, cards)), "type": move[0], "length": move[1],
                 "rank": RANK_NAMES[move[2]]}  # fmt: skip
         winner = state.winner
         if not left:

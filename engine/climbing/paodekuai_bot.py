@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from functools import cache, lru_cache
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
@@ -169,9 +170,10 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
         return {"type": "pass", "seat": seat}
     if hc in plays:  # a play that empties the hand
         return _play(seat, hand, hc)
-    opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
+    hands = state.hands
+    opp_low = min(len(hands[(seat + 1) % 3]), len(hands[(seat + 2) % 3]))  # the other two seats
     hx = _pack(hc)
-    bomb_ranks = tuple(r for r in range(mv.N_RANKS) if hc[r] == 4)
+    bomb_ranks = tuple(compress(range(mv.N_RANKS), map((4).__eq__, hc)))  # the ranks held four times
     # the cost of each play (integers; see the module docstring)
     bomb_cost = (60 if state.rules.bomb_pay == "immediate" else 120) if opp_low > 3 else 0
     ml = _moves_left
@@ -202,8 +204,10 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
                 cost += 80
             scores.append(cost)
     low = min(scores)
-    ties = [i for i, s in enumerate(scores) if s == low]
-    pick = plays[ties[0] if len(ties) == 1 else rng.choice(ties)]
+    if scores.count(low) == 1:
+        pick = plays[scores.index(low)]
+    else:
+        pick = plays[rng.choice([i for i, s in enumerate(scores) if s == low])]
     if game.pass_legal(state, plays) and opp_low > 2 and low >= 100 * ml(hx):
         return {"type": "pass", "seat": seat}
     return _play(seat, hand, pick)
