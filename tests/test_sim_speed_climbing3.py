@@ -442,3 +442,24 @@ def test_pdk_states_and_tops_are_the_dataclasses() -> None:
             assert dataclasses.replace(st, turn=st.turn) == st
             seen += 1
     assert seen > 500
+
+
+def _ref_chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
+    """The chains of a pattern as they were built: every run's spans at once."""
+    out = []
+    pos = 0
+    for run in pattern.split(b"\0"):
+        a, b = pos, pos + len(run) - 1
+        if len(run) >= least:
+            spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
+            for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp)):
+                out.append(sum(unit << 8 * r for r in range(lo, hi + 1)))
+        pos += len(run) + 1
+    return tuple(out)
+
+
+def test_chain_masks_by_run_on_every_pattern() -> None:
+    for bits in range(1 << 12):
+        pattern = bytes(bits >> r & 1 for r in range(12))
+        for unit, least in ((1, 5), (2, 2), (3, 2)):
+            assert paodekuai_bot._chain_masks(pattern, unit, least) == _ref_chain_masks(pattern, unit, least)

@@ -71,16 +71,23 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
     """The packed chains worth removing when `pattern[r]` (ranks up to the chain top) tells whether
     rank r holds `unit` cards: for every run a..b of such ranks at least `least` long, the chains
     that start where the run starts or end where it ends (a middle piece never saves a move)."""
-    out = []
+    out: tuple[int, ...] = ()
     pos = 0
     for run in pattern.split(b"\0"):
-        a, b = pos, pos + len(run) - 1
         if len(run) >= least:
-            spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
-            for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp)):  # longest first
-                out.append(sum(unit << _BITS * r for r in range(lo, hi + 1)))
+            out += _run_chain_masks(pos, pos + len(run) - 1, unit, least)
         pos += len(run) + 1
-    return tuple(out)
+    return out
+
+
+@cache
+def _run_chain_masks(a: int, b: int, unit: int, least: int) -> tuple[int, ...]:
+    """`_chain_masks` of one run a..b (at least `least` ranks), longest first (at most 78 runs a unit)."""
+    spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
+    return tuple(
+        sum(unit << _BITS * r for r in range(lo, hi + 1))
+        for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp))
+    )
 
 
 _AT1, _AT2, _AT3 = (_at_least(u) for u in (1, 2, 3))
@@ -115,8 +122,8 @@ def _moves_left(x: int) -> int:
 
     Kept by the hand's shape: the chain-free count reads only how many ranks hold 1, 2, 3, 4
     cards, and chains lie inside the runs of ranks up to the chain top (non-empty ranks between
-    empty ones), so neither where a run sits nor the order of the runs changes the search (tests/test_sim_speed_climbing3.py compares the
-    search without it)."""
+    empty ones), so neither where a run sits nor the order of the runs changes the search
+    (tests/test_sim_speed_climbing3.py compares the search without it)."""
     b = x.to_bytes(mv.N_RANKS, "little")
     key = b"\0".join(sorted(b[:_LOW].split(b"\0"))) + b[_LOW:]
     n = _SHAPES.get(key)
