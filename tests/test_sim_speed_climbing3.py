@@ -375,16 +375,6 @@ def test_bidding_strength_and_its_shortcut() -> None:
             assert (got is None and want < least) or got == want
 
 
-def test_run_split_at_is_the_run_split_moved() -> None:
-    rng = random.Random(12)
-    for _ in range(3000):
-        run = bytes(rng.randint(1, 4) for _ in range(rng.randint(1, 12)))
-        pos = rng.randint(1, 12 - len(run)) if len(run) < 12 else 0
-        mins = rng.choice([(5, 3, 2), (5, 2, 2)])
-        k, groups = bot._run_split(run, mins)
-        assert bot._run_split_at(run, pos, mins) == (k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups))
-
-
 def test_kickers_read_from_the_rules_memo_are_classify() -> None:
     rng = random.Random(13)
     for mr in (M.ddz_move_rules(), M.ddz_move_rules(True, False), P.pdk_move_rules()):
@@ -463,3 +453,22 @@ def test_chain_masks_by_run_on_every_pattern() -> None:
         pattern = bytes(bits >> r & 1 for r in range(12))
         for unit, least in ((1, 5), (2, 2), (3, 2)):
             assert paodekuai_bot._chain_masks(pattern, unit, least) == _ref_chain_masks(pattern, unit, least)
+
+
+def test_pdk_lead_reading_is_classify() -> None:
+    rng = random.Random(15)
+    seen = 0
+    for _ in range(20000):
+        c = [0] * M.N_RANKS
+        lo = rng.randint(0, 8)
+        for r in range(lo, lo + rng.randint(1, 4)):
+            c[r] = rng.choice([3, 3, 4])
+        for _ in range(rng.randint(0, 5)):
+            c[rng.randint(0, 12)] += 1
+        play = tuple(min(v, 4) for v in c)
+        if not P.readings(play):
+            continue
+        m = M.classify(play, P.pdk_move_rules())
+        assert m is not None and P.lead_reading(play) == (m.type, m.length, m.key)
+        seen += len(P.readings(play)) > 1
+    assert seen > 100

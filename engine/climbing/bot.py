@@ -104,18 +104,14 @@ def _runs_split(c: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     pos = 0
     for run in c.split(b"\0"):
         if run:
-            k, groups = _run_split(run, mins) if not pos else _run_split_at(run, pos, mins)
+            k, groups = _run_split(run, mins)
             n_total += k
-            out.extend(groups)
+            if pos:
+                out.extend((g, lo + pos, hi + pos) for g, lo, hi in groups)
+            else:
+                out.extend(groups)
         pos += len(run) + 1
     return n_total, tuple(out)
-
-
-@lru_cache(maxsize=1 << 15)
-def _run_split_at(run: bytes, pos: int, mins: tuple[int, int, int]) -> tuple[int, Groups]:
-    """`_run_split` of a run that starts at rank `pos`: its groups moved there."""
-    k, groups = _run_split(run, mins)
-    return k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups)
 
 
 def _runs_n(c: bytes, mins: tuple[int, int, int]) -> int:

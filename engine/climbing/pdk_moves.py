@@ -90,11 +90,21 @@ def readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
 
 @lru_cache(maxsize=1 << 17)
 def lead_reading(counts: tuple[int, ...]) -> Reading:
-    """Section 4.3: the longest trio chain, then the highest key (other plays have one reading)."""
-    m = M.classify(counts, pdk_move_rules())
-    if m is None:
+    """Section 4.3: the longest trio chain, then the highest key (other plays have one reading).
+
+    = `classify`'s choice, read from `readings` (the same readings in the same order, so no
+    second classification): the greatest (bomb level, length, key), the first of equals."""
+    rds = readings(counts)
+    if not rds:
         raise ValueError(f"{counts_str(counts)} is no move")
-    return (m.type, m.length, m.key)
+    if len(rds) == 1:
+        return rds[0]
+    return max(rds, key=_preference)
+
+
+def _preference(rd: Reading) -> tuple[bool, int, int]:
+    """`classify`'s order of readings: (level, length, key), the level 2 for a bomb, else 0."""
+    return (rd[0] == "bomb", rd[1], rd[2])
 
 
 def short_shape(counts: tuple[int, ...], top: Reading) -> Reading | None:
