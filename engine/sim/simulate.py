@@ -126,9 +126,8 @@ _ID_OK: list[str] = [""]
 
 
 def _id_ok(match_id: str) -> bool:
-    """Does `match_id` pass the envelope's MatchId pattern (an exact str)?"""
-    if match_id is _ID_OK[0]:
-        return True
+    """Does `match_id` pass the envelope's MatchId pattern (an exact str)? `_event` asks when it is
+    not the last id accepted."""
     if match_id.__class__ is str and MATCH_ID_RE.fullmatch(match_id) is not None:  # = MatchId's pattern
         _ID_OK[0] = match_id
         return True
