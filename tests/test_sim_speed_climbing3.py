@@ -472,3 +472,51 @@ def test_pdk_lead_reading_is_classify() -> None:
         assert m is not None and P.lead_reading(play) == (m.type, m.length, m.key)
         seen += len(P.readings(play)) > 1
     assert seen > 100
+
+
+def _ref_run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Any]:
+    """Fewest groups of one run (consecutive non-zero chainable ranks), positions relative to it.
+
+    The options for the run's lowest rank are tried in a fixed order (solo, pair, trio, bomb, then
+    straights, pair straights, planes by growing length) and the first with the fewest groups is
+    kept. Cached on the run's counts (as bytes) alone: a run's split does not depend on where it sits.
+    """
+    v = run[0]
+    best_n = 1 << 30
+    best: Any = ()
+    n_run = len(run)
+    tail = run[1:]
+    # each option is counted first (`_runs_n`); its groups are built only when it is strictly better
+    for k, name in bot._WHOLE:
+        if v < k:
+            break
+        if n_run > 1 or v > k:
+            rest = bytes((v - k,)) + tail
+            n = bot._runs_n(rest, mins)
+            if n + 1 < best_n:
+                best_n, best = n + 1, ((name, 0, 0), *bot._runs_split(rest, mins)[1])
+        elif best_n > 1:
+            best_n, best = 1, ((name, 0, 0),)
+    for unit, mi, name in bot._CHAINS:
+        if v < unit:
+            break
+        min_len = mins[mi]
+        lst = bytearray(run)
+        hi = 0
+        while hi < n_run and run[hi] >= unit:
+            lst[hi] -= unit
+            if hi + 1 >= min_len:
+                rest = bytes(lst)
+                n = bot._runs_n(rest, mins)
+                if n + 1 < best_n:
+                    best_n, best = n + 1, ((name, 0, hi), *bot._runs_split(rest, mins)[1])
+            hi += 1
+    return best_n, best
+
+
+def test_run_split_prunes_nothing_it_needs() -> None:
+    rng = random.Random(16)
+    for _ in range(6000):
+        run = bytes(rng.randint(1, 4) for _ in range(rng.randint(1, 12)))
+        mins = rng.choice([(5, 3, 2), (5, 2, 2)])
+        assert bot._run_split(run, mins) == _ref_run_split(run, mins)

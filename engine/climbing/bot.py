@@ -74,6 +74,8 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             break
         if n_run > 1 or v > k:
             rest = bytes((v - k,)) + tail
+            if best_n <= 2 and rest.count(0) != len(rest):
+                continue  # cards are left, so one group at least: not fewer than the best
             n = _runs_n(rest, mins)
             if n + 1 < best_n:
                 best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
@@ -89,6 +91,9 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             lst[hi] -= unit
             if hi + 1 >= min_len:
                 rest = bytes(lst)
+                if best_n <= 2 and rest.count(0) != len(rest):
+                    hi += 1
+                    continue  # cards are left: not fewer groups than the best
                 n = _runs_n(rest, mins)
                 if n + 1 < best_n:
                     best_n, best = n + 1, ((name, 0, hi), *_runs_split(rest, mins)[1])
