@@ -76,7 +76,8 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             rest = bytes((v - k,)) + tail
             if best_n <= 2 and rest.count(0) != len(rest):
                 continue  # cards are left, so one group at least: not fewer than the best
-            n = _runs_n(rest, mins)
+            # = _runs_n(rest, mins): rest is one run (or the empty rank, then the tail's run)
+            n = _run_split(rest if v > k else tail, mins)[0]
             if n + 1 < best_n:
                 best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
         elif best_n > 1:
