@@ -6,7 +6,9 @@ suit 0..3 = `s h c d`), 52 = `BJ`, 53 = `RJ`. Rank index 13 = BJ, 14 = RJ (notat
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
+from typing import Any
 
 from events.notation import ALL_CARDS, CARD_RANKS
 
@@ -43,3 +45,20 @@ def rank_counts(ids: Iterable[int]) -> tuple[int, ...]:
     for c in ids:
         counts[rank_of(c)] += 1
     return tuple(counts)
+
+
+def shuffle(x: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(x)`: the same swaps from the same draws. For a plain `random.Random` it is
+    CPython's `shuffle` with `_randbelow_with_getrandbits` inlined (no call per card; the draws of
+    `getrandbits(k)` until one is below i + 1, as there); anything else calls `rng.shuffle`."""
+    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]

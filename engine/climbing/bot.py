@@ -38,6 +38,7 @@ from engine.climbing.moves import (
     ROCKET_COUNTS,
     Counts,
     Move,
+    classified_move,
     classify,
     ddz_move_rules,
     generate,
@@ -73,7 +74,10 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             break
         if n_run > 1 or v > k:
             rest = bytes((v - k,)) + tail
-            n = _runs_n(rest, mins)
+            if best_n <= 2 and rest.count(0) != len(rest):
+                continue  # cards are left, so one group at least: not fewer than the best
+            # = _runs_n(rest, mins): rest is one run (or the empty rank, then the tail's run)
+            n = _run_split(rest if v > k else tail, mins)[0]
             if n + 1 < best_n:
                 best_n, best = n + 1, ((name, 0, 0), *_runs_split(rest, mins)[1])
         elif best_n > 1:
@@ -88,6 +92,9 @@ def _run_split(run: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
             lst[hi] -= unit
             if hi + 1 >= min_len:
                 rest = bytes(lst)
+                if best_n <= 2 and rest.count(0) != len(rest):
+                    hi += 1
+                    continue  # cards are left: not fewer groups than the best
                 n = _runs_n(rest, mins)
                 if n + 1 < best_n:
                     best_n, best = n + 1, ((name, 0, hi), *_runs_split(rest, mins)[1])
@@ -202,6 +209,7 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
             (solos if unit == 1 else pairs).append(i)
     out: list[Move] = []
     used: set[int] = set()
+    memo = mr.classified  # `classify` by counts: `memo[c] if c in memo else classified_move(c, mr)`
     if bodies:
         solos.sort(key=lambda i: groups[i][1])
         pairs.sort(key=lambda i: groups[i][1])
@@ -209,7 +217,7 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
         for b in bodies:
             _, lo, hi = groups[b]
             L = hi - lo + 1
-            body = _group_counts(groups[b])
+            body = _MAIN[3][L][lo]  # = _group_counts(groups[b]): a unit-3 group
             used.add(b)
             for pool, unit in ((solos, 1), (pairs, 2)):
                 free = [g for g in pool if g not in used]
@@ -217,19 +225,22 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
                     c = list(body)
                     for g in free[:L]:
                         c[groups[g][1]] += unit
-                    mv = classify(tuple(c), mr)
+                    kicked = tuple(c)
+                    mv = memo[kicked] if kicked in memo else classified_move(kicked, mr)
                     if mv is not None:
                         used.update(free[:L])
                         out.append(mv)
                         break
             else:
-                mv = classify(body, mr)
+                mv = memo[body] if body in memo else classified_move(body, mr)
                 if mv is not None:
                     out.append(mv)
     for i, g in enumerate(groups):
         if i in used:
             continue
-        mv = classify(_group_counts(g), mr)
+        kind, lo, hi = g
+        gc = ROCKET_COUNTS if kind == "rocket" else _MAIN[_UNIT[kind]][hi - lo + 1][lo]  # = _group_counts(g)
+        mv = memo[gc] if gc in memo else classified_move(gc, mr)
         if mv is not None:
             out.append(mv)
         else:  # cannot happen for skeleton groups; fall back to solos
@@ -281,12 +292,28 @@ def _n_groups_bytes(b: bytes) -> int:
 
 def strength(counts: Counts, m_laizi: int = 0) -> float:
     """Hand strength for bidding: jokers, 2s, aces, bombs, laizi."""
-    s = 4.0 * counts[RJ_R] + 3.0 * counts[BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
-    s += sum(4.0 for r in range(13) if counts[r] == 4)
-    if counts[RJ_R] and counts[BJ_R]:
-        s += 2.0
+    s = _strength_before_split(counts, m_laizi)
     s -= 0.3 * max(0, n_groups(counts) - 6)
     return s
+
+
+def _strength_before_split(counts: Counts, m_laizi: int) -> float:
+    """`strength` before its penalty for a hand of many groups (a penalty that only lowers it)."""
+    s = 4.0 * counts[RJ_R] + 3.0 * counts[BJ_R] + 2.0 * counts[12] + 0.5 * counts[11] + 2.5 * m_laizi
+    s += 4.0 * counts[:13].count(4)  # = sum(4.0 for each bomb rank): the same float
+    if counts[RJ_R] and counts[BJ_R]:
+        s += 2.0
+    return s
+
+
+def _noisy_strength(counts: Counts, m: int, rng: random.Random, least: float) -> float | None:
+    """`strength(counts, m) + rng.uniform(-1, 1)` (one draw), or None when it is below `least`
+    whatever the split: the hand's groups are counted only when the penalty can matter."""
+    pre = _strength_before_split(counts, m)
+    u = rng.uniform(-1.0, 1.0)
+    if pre + u < least:  # pre - penalty + u <= pre + u (rounding is monotone): below as well
+        return None
+    return pre - 0.3 * max(0, n_groups(counts) - 6) + u  # = (strength(counts, m)) + u
 
 
 _NIBBLE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(4) if n >> b & 1) for n in range(16))
@@ -362,15 +389,18 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
     assert seat is not None
     counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
     if st.phase == "bid":
-        s = strength(counts, m) + rng.uniform(-1.0, 1.0)
-        if game.laizi_game:
+        s = _noisy_strength(counts, m, rng, 7.0)  # below 7: no bid in either game
+        if s is None:
+            value = 0
+        elif game.laizi_game:
             want = 3 if s >= 11 else 2 if s >= 9 else 1 if s >= 7 else 0
             value = want if want > st.high_bid else 0
         else:
             value = 1 if s >= 7 else 0
         return {"type": "bid", "seat": seat, "value": value}
     if st.phase == "rob":
-        return {"type": "rob", "seat": seat, "value": strength(counts, m) + rng.uniform(-1.0, 1.0) >= 10}
+        s = _noisy_strength(counts, m, rng, 10.0)
+        return {"type": "rob", "seat": seat, "value": s is not None and s >= 10}
     mr = st.mr or game.move_rules(st.rules)
     size = sum(counts) + m
     if st.top is None:
@@ -443,51 +473,54 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     partner_on_top = seat != L and top_seat != L
     if partner_on_top and size not in (sum(st.top.counts), 4, 2):
         return None  # only a play of the whole hand (same size as the top, a bomb or the rocket) would be made
+    cands: list[tuple[Move, tuple[int, ...]]]
     if game.laizi_game:  # `DouDizhu.moves_for` on the counts already at hand
-        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
-    else:
-        cands = [Reading(mv, ()) for mv in generate(counts, mr, st.top)]
-    if not cands:
-        return None
-    for rd in cands:
-        if sum(rd.move.counts) == size:
-            return rd  # goes out
-    if partner_on_top:
+        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)  # type: ignore[assignment]
+        for rd in cands:
+            if sum(rd[0].counts) == size:
+                return rd  # type: ignore[return-value]  # goes out
+    else:  # (move, no `as`) pairs: a Reading only for the move chosen
+        cands = [(mv, ()) for mv in generate(counts, mr, st.top)]
+        for mv, _ in cands:
+            if mv.counts == counts:  # = its size is the hand's (a move of the hand, no laizi)
+                return Reading(mv, ())  # goes out
+    if not cands or partner_on_top:
         return None
     hb = bytes(counts)
     before = _n_groups_bytes(hb)
     hx = int.from_bytes(hb, "little")
     opp_cards = st.hands[top_seat].bit_count()
     best: tuple[Any, ...] | None = None
-    for rd in cands:
-        mv = rd.move
-        used_laizi = len(rd.as_)
+    b_level = b_used = b_after = b_key = 0
+    for mv, as_ in cands:
+        level = mv.level
+        used_laizi = len(as_)
         if best is not None:
-            pre, bkey = (mv.level > 0, mv.level, used_laizi), best[0]
-            if pre > bkey[:3]:
+            # the key (bomb, level, laizi used, groups left, rank): bomb follows from level
+            if level > b_level or (level == b_level and used_laizi > b_used):
                 continue  # its key is larger whatever the groups left: not counted
             # the fewest groups are subadditive (a split of the rest plus one of the move's own
             # cards is a split of the hand), so `after` is at least this: beyond the best, not counted
-            if pre == bkey[:3]:
-                low = before - _plain_groups(mv.counts, rd.as_) + (1 if m - used_laizi > 0 else 0)
-                if low > bkey[3] or (low == bkey[3] and mv.key > bkey[4]):
+            if level == b_level and used_laizi == b_used:
+                low = before - _plain_groups(mv.counts, as_) + (1 if m - used_laizi > 0 else 0)
+                if low > b_after or (low == b_after and mv.key > b_key):
                     continue
         # the cards left, packed a byte per rank: a rank gone below 0 sets its byte's top bit
         mx = int.from_bytes(bytes(mv.counts), "little")
-        for r in rd.as_:
+        for r in as_:
             mx -= 1 << 8 * r
         rest = hx - mx
         if rest < 0 or rest & _HIGH8:
             continue
         after = _n_groups_bytes(rest.to_bytes(15, "little")) + (1 if m - used_laizi > 0 else 0)
-        bomb = mv.level > 0
-        if bomb and not (after <= 1 or opp_cards <= 4):
+        if level:
+            if not (after <= 1 or opp_cards <= 4):
+                continue
+        elif (after > before and opp_cards > 5 and used_laizi == 0) or (
+            used_laizi and opp_cards > 8 and after >= before
+        ):
             continue
-        if not bomb and after > before and opp_cards > 5 and used_laizi == 0:
-            continue
-        if not bomb and used_laizi and opp_cards > 8 and after >= before:
-            continue
-        key = (bomb, mv.level, used_laizi, after, mv.key)
-        if best is None or key < best[0]:
-            best = (key, rd)
-    return None if best is None else best[1]
+        if best is None or (level, used_laizi, after, mv.key) < (b_level, b_used, b_after, b_key):
+            best = (mv, as_)
+            b_level, b_used, b_after, b_key = level, used_laizi, after, mv.key
+    return None if best is None else Reading(best[0], best[1])

@@ -41,7 +41,7 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
-from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of
+from engine.cards import CARD_ID, CARD_NAME, RANK_INDEX, RANK_NAMES, rank_of, shuffle
 from engine.climbing.laizi import Reading, laizi_moves, r27_key, readings, split_laizi
 from engine.climbing.moves import (
     LEVEL_ROCKET,
@@ -541,7 +541,7 @@ class DouDizhu:
     def deal(self, rules: Any, n_players: int, rng: random.Random) -> dict[str, Any]:
         """A seeded shuffle of the sorted 54-card deck: 17 cards each, 3 bottom cards."""
         deck = sorted(range(54))
-        rng.shuffle(deck)
+        shuffle(deck, rng)  # = rng.shuffle(deck)
         hands = [[CARD_NAME[i] for i in sorted(deck[17 * s : 17 * s + 17])] for s in range(3)]
         return {"hands": hands, "bottom": [CARD_NAME[i] for i in sorted(deck[51:])]}
 

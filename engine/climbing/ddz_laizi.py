@@ -31,6 +31,11 @@ from engine.climbing.moves import Move
 from engine.errors import Illegal
 from events.models import Bid, Laizi, Play
 
+_NAMES_OF_RANK: tuple[frozenset[str], ...] = tuple(
+    frozenset(c for c, i in CARD_ID.items() if rank_of(i) == r) for r in range(len(RANK_NAMES))
+)
+"""The card names of each rank index (a laizi rank's cards)."""
+
 
 class DDZLaiziRules(DouDizhuOptions):
     """`ddz_laizi` options, doudizhu.md §6."""
@@ -87,7 +92,8 @@ class DouDizhuLaizi(DouDizhu):
     def _play(self, state: DDZState, ev: Play) -> DDZState:
         """DDZ-R27: a play with laizi logged without `as` is read with the auto-reading filled in."""
         lr = state.laizi
-        if ev.as_ is None and state.phase == "play" and lr is not None and any(rank_of(CARD_ID[c]) == lr for c in ev.cards):
+        # a card of the laizi rank among the cards (= any(rank_of(CARD_ID[c]) == lr for c in ev.cards))
+        if ev.as_ is None and state.phase == "play" and lr is not None and not _NAMES_OF_RANK[lr].isdisjoint(ev.cards):
             auto = self.auto_as(state, ev.cards)
             if auto is not None:
                 ev = ev.model_copy(update={"as_": auto})

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-from engine.cards import CARD_ID, RANK_INDEX, RANK_NAMES, rank_of
+from engine.cards import CARD_ID, RANK_INDEX, RANK_NAMES
 from engine.climbing.moves import (
     LEVEL_BOMB,
     LEVEL_PURE,
@@ -64,6 +64,10 @@ class Reading(NamedTuple):
 
     def as_names(self) -> list[str]:
         return [RANK_NAMES[r] for r in self.as_]
+
+
+_reading = tuple.__new__
+"""`_reading(Reading, (move, as_))` = `Reading(move, as_)` without the NamedTuple's Python `__new__`."""
 
 
 def _relabel(mv: Move, n_plain: int, m: int) -> Move:
@@ -104,13 +108,17 @@ def _windows(N: Counts, m: int, mr: MoveRules) -> Iterator[tuple[int, int, int, 
     cands = _by_size(mr).get(size)
     if not cands:
         return
-    present = [0]
-    for v in N:
-        present.append(present[-1] + (1 if v else 0))
-    n_present = present[-1]
+    n_present = len(N) - N.count(0)
+    present: list[int] = []
     for t, L in cands:
         unit = t.unit
         n_kick = t.kick * L
+        if n_present > L + n_kick:  # a window holds at most L of the plain ranks: none fits
+            continue
+        if not present:
+            present.append(0)
+            for v in N:
+                present.append(present[-1] + (1 if v else 0))
         allowed = t.ranks
         short = [0]
         for r, v in enumerate(N):
@@ -156,7 +164,7 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
         if mv is not None:
             mv = _relabel(mv, n_plain, 0)
             if top is None or beats(mv, top):
-                out.append(Reading(mv, ()))
+                out.append(_reading(Reading, (mv, ())))  # = Reading(mv, ())
         return out
     choices: Sequence[tuple[int, ...]]
     if n_plain == 0:
@@ -172,7 +180,7 @@ def readings(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = None)
             if mv is not None:
                 mv = _relabel(mv, n_plain, m)
                 if top is None or beats(mv, top):
-                    out.append(Reading(mv, S))
+                    out.append(_reading(Reading, (mv, S)))  # = Reading(mv, S)
         for r in S:
             E[r] -= 1
     return out
@@ -215,7 +223,7 @@ def split_laizi(ids: Sequence[int], lr: int) -> tuple[Counts, int]:
     plain = [0] * N_RANKS
     m = 0
     for x in ids:
-        r = rank_of(x)
+        r = x >> 2 if x < 52 else x - 39  # = rank_of(x)
         if r == lr:
             m += 1
         else:
@@ -250,7 +258,7 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
             if mv.type == "bomb":
                 mv = _relabel(mv, 1, 0)
             if top is None or not (mv.level or top.level) or beats(mv, top):
-                out.append(Reading(mv, ()))
+                out.append(_reading(Reading, (mv, ())))  # = Reading(mv, ())
         return out
     gen_top = _BOMB_GEN_TOP if top is not None and top.level else top
     out = []
@@ -271,7 +279,7 @@ def laizi_moves(N: Counts, m: int, lr: int, mr: MoveRules, top: Move | None = No
             continue
         mv2 = _relabel(mv, n_plain, len(S)) if mv.type == "bomb" else mv
         if top is None or not (mv2.level or top.level) or beats(mv2, top):
-            out.append(Reading(mv2, S))
+            out.append(_reading(Reading, (mv2, S)))  # = Reading(mv2, S)
     return out
 
 

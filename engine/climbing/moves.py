@@ -73,6 +73,11 @@ class Move(NamedTuple):
         return self.level > 0
 
 
+_move = tuple.__new__
+"""`_move(Move, (type, length, key, level, counts))` = `Move(type, length, key, level, counts)`
+without the NamedTuple's Python `__new__` (the generator builds hundreds a turn)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
     """One move type as data.
@@ -110,6 +115,8 @@ class MoveRules:
     rocket: bool = True
     kicker_rocket: bool = False
     by_name: dict[str, TypeSpec] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    classified: dict[Counts, Move | None] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """`classify(counts, self)` by counts, filled by `classified_move` (no hash of the rules a look-up)."""
     _hash: list[int] = field(default_factory=list, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -180,8 +187,11 @@ def rank_name(r: int) -> str:
 ROCKET_COUNTS: Counts = (0,) * 13 + (1, 1)
 
 
+_ROCKET = Move("rocket", 1, RJ_R, LEVEL_ROCKET, ROCKET_COUNTS)
+
+
 def rocket_move() -> Move:
-    return Move("rocket", 1, RJ_R, LEVEL_ROCKET, ROCKET_COUNTS)
+    return _ROCKET
 
 
 # ---------------------------------------------------------------- classifier
@@ -266,13 +276,13 @@ def classify_all(counts: Counts, mr: MoveRules) -> list[Move]:
             lo = (low.bit_length() - 1) >> 3
             hi = lo + L - 1
             if t.kick == 0:
-                out.append(Move(t.name, L, hi, t.level, counts))
+                out.append(_move(Move, (t.name, L, hi, t.level, counts)))
                 continue
             rem = list(counts)
             for r in range(lo, hi + 1):
                 rem[r] -= unit
             if _kick_ok(t, rem, lo, hi, mr):
-                out.append(Move(t.name, L, hi, t.level, counts))
+                out.append(_move(Move, (t.name, L, hi, t.level, counts)))
     return out
 
 
@@ -288,6 +298,15 @@ def classify(counts: Counts, mr: MoveRules) -> Move | None:
     if len(found) == 1:
         return found[0]
     return max(found, key=lambda m: (m.level, m.length, m.key))
+
+
+def classified_move(counts: Counts, mr: MoveRules) -> Move | None:
+    """`classify(counts, mr)`, kept in `mr.classified` (bounded) for callers that read it first."""
+    memo = mr.classified
+    if len(memo) >= 1 << 16:
+        memo.clear()
+    mv = memo[counts] = classify(counts, mr)
+    return mv
 
 
 # ---------------------------------------------------------------- comparator
@@ -413,7 +432,7 @@ def _gen_type(
             if cost > wild:
                 continue
         if not k:  # the main part alone (= the one empty kicker vector of `_kickers`)
-            yield Move(t.name, L, hi, t.level, _MAIN[unit][L][lo])
+            yield _move(Move, (t.name, L, hi, t.level, _MAIN[unit][L][lo]))
             continue
         avail = list(hand)
         for r in range(lo, hi + 1):
@@ -422,7 +441,7 @@ def _gen_type(
             c = list(kv)
             for r in range(lo, hi + 1):
                 c[r] += unit
-            yield Move(t.name, L, hi, t.level, tuple(c))
+            yield _move(Move, (t.name, L, hi, t.level, tuple(c)))
 
 
 @cache
@@ -481,7 +500,7 @@ def _plain_kicked(
             v = list(base)
             for r in combo:
                 v[r] += 2
-            out.append(Move(name, L, hi, level, tuple(v)))
+            out.append(_move(Move, (name, L, hi, level, tuple(v))))
         return
     cap = t.kick_cap
     ranks: list[int] = []
@@ -503,7 +522,7 @@ def _plain_kicked(
         for r in ranks:
             v = list(base)
             v[r] += 1
-            out.append(Move(name, L, hi, level, tuple(v)))
+            out.append(_move(Move, (name, L, hi, level, tuple(v))))
         return
     if k == 2:
         for a in range(n):
@@ -511,7 +530,7 @@ def _plain_kicked(
             if caps[a] >= 2:
                 v = list(base)
                 v[ra] += 2
-                out.append(Move(name, L, hi, level, tuple(v)))
+                out.append(_move(Move, (name, L, hi, level, tuple(v))))
             for b in range(a + 1, n):
                 rb = ranks[b]
                 if no_rocket and ra == BJ_R and rb == RJ_R:
@@ -519,7 +538,7 @@ def _plain_kicked(
                 v = list(base)
                 v[ra] += 1
                 v[rb] += 1
-                out.append(Move(name, L, hi, level, tuple(v)))
+                out.append(_move(Move, (name, L, hi, level, tuple(v))))
         return
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
@@ -529,7 +548,7 @@ def _plain_kicked(
     def rec(i: int, left: int) -> None:
         if left == 0:
             if not (no_rocket and v[BJ_R] and v[RJ_R]):
-                out.append(Move(name, L, hi, level, tuple(v)))
+                out.append(_move(Move, (name, L, hi, level, tuple(v))))
             return
         if suffix[i] < left:
             return
@@ -589,7 +608,7 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
                 starts ^= low
                 lo = (low.bit_length() - 1) >> 3
                 if not k:
-                    out.append(Move(t.name, L, lo + L - 1, t.level, mains[L][lo]))
+                    out.append(_move(Move, (t.name, L, lo + L - 1, t.level, mains[L][lo])))
                 else:
                     _plain_kicked(hand, t, L, lo, k, no_rocket, out)
     if mr.rocket and hand[BJ_R] and hand[RJ_R] and (top is None or top.level < LEVEL_ROCKET):

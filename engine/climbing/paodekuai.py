@@ -31,16 +31,17 @@ is positive (events.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import filterfalse
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
-from engine.cards import CARD_ID, CARD_NAME, RANK_NAMES
+from engine.cards import CARD_ID, CARD_NAME, RANK_NAMES, shuffle
 from engine.climbing import pdk_moves as mv
 from engine.errors import Illegal
 from events.models import AnyEvent, Dealt, Forfeit, MatchStarted, Pass, Play
@@ -142,7 +143,7 @@ def _baodan_filter(
 ) -> Sequence[tuple[int, ...]]:
     """PDK-R10 报单: the plays allowed while the next seat holds one card (a solo must be the
     seat's highest card); `plays` itself otherwise."""
-    if not _baodan_active(state, seat):
+    if not (state.rules.baodan and len(state.hands[(seat + 1) % N_SEATS]) == 1):  # = _baodan_active
         return plays
     high = mv.highest_rank(hand_counts)
     return [c for c in plays if sum(c) != 1 or c.index(1) == high]
@@ -152,17 +153,37 @@ def _hand_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
     return mv.hand_counts(hand)
 
 
+class _Draft:
+    """A `State`'s slots, set by plain attribute stores (the frozen dataclass's `__init__` calls
+    `object.__setattr__` once a field), then the object made a `State` (the same layout)."""
+
+    __slots__ = State.__slots__
+
+
 def _evolve(
     state: State, hands: tuple[tuple[int, ...], ...], turn: int, top: Top | None, passes: int,
     plays: tuple[int, ...], led: bool, items: tuple[dict[str, Any], ...], bombs: tuple[tuple[int, int], ...],
     last: dict[str, Any], winner: int | None,
 ) -> State:
-    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, by a direct call
-    (replace looks every field up by name: the hot path of a simulation)."""
-    return State(
-        state.rules, state.base, state.first_match, state.dealer, hands, turn, top, passes, plays,
-        led, items, bombs, last, winner, state.forfeiter,
-    )  # fmt: skip
+    """`dataclasses.replace(state, …)` of the fields a play or a pass changes, without the
+    dataclass's `__init__` (the hot path of a simulation): tests/test_sim_speed_climbing3.py
+    compares it with `State(...)`."""
+    d: Any = _new_object(_Draft)
+    d.rules, d.base, d.first_match, d.dealer = state.rules, state.base, state.first_match, state.dealer
+    d.hands, d.turn, d.top, d.passes, d.plays, d.led = hands, turn, top, passes, plays, led
+    d.items, d.bombs, d.last, d.winner, d.forfeiter = items, bombs, last, winner, state.forfeiter
+    _set_attr(d, "__class__", State)
+    return d  # type: ignore[no-any-return]
+
+
+class _TopDraft:
+    """A `Top`'s slots, set by plain attribute stores, then the object made a `Top`."""
+
+    __slots__ = Top.__slots__
+
+
+_new_object = object.__new__
+_set_attr = object.__setattr__
 
 
 class PaoDeKuai:
@@ -217,7 +238,7 @@ class PaoDeKuai:
     # ------------------------------------------------------------------ the reducer
 
     def apply(self, state: State, event: AnyEvent) -> State:
-        if state.finished:
+        if state.winner is not None or state.forfeiter is not None:  # = state.finished (no property call)
             raise Illegal("after_end", f"PDK-R13 {event.type} after the match ended")
         if isinstance(event, Play):
             return self._play(state, event)
@@ -276,17 +297,19 @@ class PaoDeKuai:
                     f"PDK-R10 报单: seat {(seat + 1) % N_SEATS} holds 1 card, so seat {seat}'s solo must be "
                     f"its highest card ({RANK_NAMES[high]}), not {_short(cards)}",
                 )
-        left = tuple(c for c in hand if c not in cards)
+        left = tuple(filterfalse(frozenset(cards).__contains__, hand))  # hand order
         hands = state.hands[:seat] + (left,) + state.hands[seat + 1 :]
         plays = state.plays[:seat] + (state.plays[seat] + 1,) + state.plays[seat + 1 :]
         items = state.items
         bombs = state.bombs
-        top = Top(seat, move, cards)
+        top: Any = _new_object(_TopDraft)  # = Top(seat, move, cards), as `_evolve` builds a State
+        top.seat, top.move, top.cards = seat, move, cards
+        _set_attr(top, "__class__", Top)
         if move[0] == "bomb":
             bombs = (*bombs, (seat, move[2]))
             if r.bomb_pay == "immediate":
                 items = items + _bomb_items(state, top)
-        last = {"seat": seat, "action": "play", "cards": _names(cards), "type": move[0], "length": move[1],
+        last = {"seat": seat, "action": "play", "cards": list(map(CARD_NAME.__getitem__, cards)), "type": move[0], "length": move[1],
                 "rank": RANK_NAMES[move[2]]}  # fmt: skip
         winner = state.winner
         if not left:
@@ -302,7 +325,7 @@ class PaoDeKuai:
         if top is None:
             raise Illegal("must_play", f"PDK-R7 seat {seat} leads the trick and may not pass")
         if state.rules.must_beat:
-            example = next(self._beating_plays(state, seat), None)
+            example = next(iter(self._beating_plays(state, seat)), None)
             if example is not None:
                 raise Illegal(
                     "must_play",
@@ -327,7 +350,7 @@ class PaoDeKuai:
     # ------------------------------------------------------------------ the end
 
     def is_finished(self, state: State) -> bool:
-        return state.finished
+        return state.winner is not None or state.forfeiter is not None  # = state.finished
 
     def settle(self, state: State) -> Settlement:
         """P1 (already itemised) + P2 loser payments, or P4 for a forfeit."""
@@ -370,20 +393,20 @@ class PaoDeKuai:
 
     # ------------------------------------------------------------------ what may happen now
 
-    def _beating_plays(self, state: State, seat: int) -> Iterator[tuple[int, ...]]:
+    def _beating_plays(self, state: State, seat: int) -> Sequence[tuple[int, ...]]:
         """Count vectors of every play that would be legal now for `seat` following the top move."""
         assert state.top is not None  # only called while following
-        counts = _hand_counts(state.hands[seat])
-        yield from _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
+        counts = mv.hand_counts(state.hands[seat])
+        return _baodan_filter(state, seat, counts, mv.beating_counts(counts, state.top.move, state.rules.short_trio_last))
 
     def legal_counts(self, state: State) -> list[tuple[int, ...]]:
         """Every legal play of the seat to act, as rank-count vectors (the bot's candidates)."""
-        if state.finished:
+        if state.winner is not None or state.forfeiter is not None:  # = state.finished
             return []
         seat = state.turn
         if state.top is not None:
             return list(self._beating_plays(state, seat))
-        counts = _hand_counts(state.hands[seat])
+        counts = mv.hand_counts(state.hands[seat])
         plays: Sequence[tuple[int, ...]] = mv.all_counts(counts)
         if state.rules.first_play_3s and state.first_match and not state.led:
             plays = [c for c in plays if c[0]]  # PDK-R4: the first play contains 3s
@@ -402,7 +425,7 @@ class PaoDeKuai:
             return True
         if plays is not None:
             return not plays
-        return next(self._beating_plays(state, state.turn), None) is None
+        return not self._beating_plays(state, state.turn)
 
     def legal_actions(self, state: State) -> list[dict[str, Any]]:
         plays = self.legal_plays(state)
@@ -446,7 +469,7 @@ class PaoDeKuai:
         if n_players != N_SEATS:
             raise ValueError(f"paodekuai is played by 3 players, not {n_players}")
         cards = list(deck())
-        rng.shuffle(cards)
+        shuffle(cards, rng)  # = rng.shuffle(cards)
         hands = [sorted(cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(N_SEATS)]
         if dealer is not None:
             shift = next(s for s, h in enumerate(hands) if THREE_SPADES in h) - dealer

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from functools import cache, lru_cache
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
@@ -70,16 +71,23 @@ def _chain_masks(pattern: bytes, unit: int, least: int) -> tuple[int, ...]:
     """The packed chains worth removing when `pattern[r]` (ranks up to the chain top) tells whether
     rank r holds `unit` cards: for every run a..b of such ranks at least `least` long, the chains
     that start where the run starts or end where it ends (a middle piece never saves a move)."""
-    out = []
+    out: tuple[int, ...] = ()
     pos = 0
     for run in pattern.split(b"\0"):
-        a, b = pos, pos + len(run) - 1
         if len(run) >= least:
-            spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
-            for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp)):  # longest first
-                out.append(sum(unit << _BITS * r for r in range(lo, hi + 1)))
+            out += _run_chain_masks(pos, pos + len(run) - 1, unit, least)
         pos += len(run) + 1
-    return tuple(out)
+    return out
+
+
+@cache
+def _run_chain_masks(a: int, b: int, unit: int, least: int) -> tuple[int, ...]:
+    """`_chain_masks` of one run a..b (at least `least` ranks), longest first (at most 78 runs a unit)."""
+    spans = {(a, hi) for hi in range(a + least - 1, b + 1)} | {(lo, b) for lo in range(a, b - least + 2)}
+    return tuple(
+        sum(unit << _BITS * r for r in range(lo, hi + 1))
+        for lo, hi in sorted(spans, key=lambda sp: (sp[0] - sp[1], sp))
+    )
 
 
 _AT1, _AT2, _AT3 = (_at_least(u) for u in (1, 2, 3))
@@ -100,12 +108,34 @@ def _chains(b: bytes) -> tuple[int, ...]:
     )  # = the (unit, least) of _UNITS in order
 
 
+_SHAPES: dict[bytes, int] = {}
+"""`_moves_left` by the hand's shape (its runs up to the chain top sorted, then the ranks above),
+bounded: hands of one shape need as many moves."""
+_LOW = mv.CHAIN_TOP + 1
+
+
 @lru_cache(maxsize=400_000)
 def _moves_left(x: int) -> int:
     """min(the chain-free count, 1 + moves left after each chain worth trying). Branch and bound
     with the same result: a hand that is one chain needs 1 move; otherwise every chain leaves
-    cards (so costs 2 at least) and the search stops once 2 is reached."""
+    cards (so costs 2 at least) and the search stops once 2 is reached.
+
+    Kept by the hand's shape: the chain-free count reads only how many ranks hold 1, 2, 3, 4
+    cards, and chains lie inside the runs of ranks up to the chain top (non-empty ranks between
+    empty ones), so neither where a run sits nor the order of the runs changes the search
+    (tests/test_sim_speed_climbing3.py compares the search without it)."""
     b = x.to_bytes(mv.N_RANKS, "little")
+    key = b"\0".join(sorted(b[:_LOW].split(b"\0"))) + b[_LOW:]
+    n = _SHAPES.get(key)
+    if n is None:
+        if len(_SHAPES) >= 1 << 18:
+            _SHAPES.clear()
+        n = _SHAPES[key] = _search(x, b)
+    return n
+
+
+def _search(x: int, b: bytes) -> int:
+    """`_moves_left` of the packed hand `x` (`b` its bytes), searched."""
     best = _rest_moves(b)
     if best <= 1:
         return best
@@ -147,9 +177,10 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
         return {"type": "pass", "seat": seat}
     if hc in plays:  # a play that empties the hand
         return _play(seat, hand, hc)
-    opp_low = min(len(state.hands[s]) for s in range(3) if s != seat)
+    hands = state.hands
+    opp_low = min(len(hands[(seat + 1) % 3]), len(hands[(seat + 2) % 3]))  # the other two seats
     hx = _pack(hc)
-    bomb_ranks = tuple(r for r in range(mv.N_RANKS) if hc[r] == 4)
+    bomb_ranks = tuple(compress(range(mv.N_RANKS), map((4).__eq__, hc)))  # the ranks held four times
     # the cost of each play (integers; see the module docstring)
     bomb_cost = (60 if state.rules.bomb_pay == "immediate" else 120) if opp_low > 3 else 0
     ml = _moves_left
@@ -180,8 +211,10 @@ def choose(game: PaoDeKuai, state: State, rng: random.Random) -> dict[str, Any]:
                 cost += 80
             scores.append(cost)
     low = min(scores)
-    ties = [i for i, s in enumerate(scores) if s == low]
-    pick = plays[ties[0] if len(ties) == 1 else rng.choice(ties)]
+    if scores.count(low) == 1:
+        pick = plays[scores.index(low)]
+    else:
+        pick = plays[rng.choice([i for i, s in enumerate(scores) if s == low])]
     if game.pass_legal(state, plays) and opp_low > 2 and low >= 100 * ml(hx):
         return {"type": "pass", "seat": seat}
     return _play(seat, hand, pick)

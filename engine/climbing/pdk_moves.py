@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from operator import itemgetter
 
 from engine.climbing import moves as M
 
@@ -89,11 +90,21 @@ def readings(counts: tuple[int, ...]) -> tuple[Reading, ...]:
 
 @lru_cache(maxsize=1 << 17)
 def lead_reading(counts: tuple[int, ...]) -> Reading:
-    """Section 4.3: the longest trio chain, then the highest key (other plays have one reading)."""
-    m = M.classify(counts, pdk_move_rules())
-    if m is None:
+    """Section 4.3: the longest trio chain, then the highest key (other plays have one reading).
+
+    = `classify`'s choice, read from `readings` (the same readings in the same order, so no
+    second classification): the greatest (bomb level, length, key), the first of equals."""
+    rds = readings(counts)
+    if not rds:
         raise ValueError(f"{counts_str(counts)} is no move")
-    return (m.type, m.length, m.key)
+    if len(rds) == 1:
+        return rds[0]
+    return max(rds, key=_preference)
+
+
+def _preference(rd: Reading) -> tuple[bool, int, int]:
+    """`classify`'s order of readings: (level, length, key), the level 2 for a bomb, else 0."""
+    return (rd[0] == "bomb", rd[1], rd[2])
 
 
 def short_shape(counts: tuple[int, ...], top: Reading) -> Reading | None:
@@ -148,17 +159,21 @@ def _top_move(top: Reading) -> M.Move:
     return M.Move(kind, n, key, M.LEVEL_BOMB if kind == "bomb" else M.LEVEL_NONE, ())
 
 
+_COUNTS = itemgetter(4)
+"""A Move's `counts` (its fifth field), read in C."""
+
+
 @lru_cache(maxsize=1 << 17)
 def all_counts(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct play (count vector) that can be made from `hand`, leading."""
-    return tuple(dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules())))
+    return tuple(dict.fromkeys(map(_COUNTS, M.generate(hand, pdk_move_rules()))))
 
 
 @lru_cache(maxsize=1 << 17)
 def beating_counts(hand: tuple[int, ...], top: Reading, short_ok: bool = False) -> tuple[tuple[int, ...], ...]:
     """Every distinct play from `hand` that beats `top` (B1–B3, and the short last play when
     `short_ok`): the top's type first by rising key, then the bombs."""
-    found = dict.fromkeys(m.counts for m in M.generate(hand, pdk_move_rules(), _top_move(top)))
+    found = dict.fromkeys(map(_COUNTS, M.generate(hand, pdk_move_rules(), _top_move(top))))
     if short_ok and hand not in found and _short_reading(hand, top) is not None:
         found[hand] = None
     return tuple(found)

@@ -52,6 +52,7 @@ from pydantic import Field, model_validator
 from engine.base import GameRules, Settlement, item
 from engine.base import parse_rules as _parse_rules
 from engine.cards import CARD_NAME
+from engine.cards import shuffle as _shuffle
 from engine.errors import Illegal
 from engine.zhajinhua.hands import BAO_ZI, CATEGORIES, SHUN_JIN, Evaluator, describe, parse_hand
 from events.models import AnyEvent, Dealt, MatchStarted
@@ -647,23 +648,6 @@ _HANDLERS = {
     "forfeit": _forfeit,
     "allin": _allin,
 }
-
-
-def _shuffle(x: list[Any], rng: random.Random) -> None:
-    """`rng.shuffle(x)`: the same swaps from the same draws. For a plain `random.Random` it is
-    CPython's `shuffle` with `_randbelow_with_getrandbits` inlined (no call per card; the draws of
-    `getrandbits(k)` until one is below i + 1, as there); anything else calls `rng.shuffle`."""
-    if type(rng) is not random.Random or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def _apply_plain(state: State, event: AnyEvent) -> State:
