@@ -107,21 +107,22 @@ for _typ, _model in EVENT_TYPES.items():
         )
 assert all(m.__new__ is object.__new__ for m in EVENT_TYPES.values()), "an event model defines __new__"
 _TYPE_RE = re.compile(rb'"type"\s*:\s*"([a-z_]{1,20})"')
+_SET_DICT = BaseModel.__dict__["__dict__"].__set__
 _SET_FIELDS = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
 _SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
-"""The slots of a pydantic model, set through their descriptors (cheaper than object.__setattr__)."""
+"""The `__dict__` and the slots of a pydantic model, set through their descriptors (cheaper than
+object.__setattr__)."""
 _NEW = object.__new__
 """Every event model's `__new__` (asserted below): called directly, without the look-up through
 pydantic's metaclass."""
-_SET_DICT = object.__setattr__
 
 
 def construct(model: type[AnyEvent], values: dict[str, Any], fields_set: set[str]) -> AnyEvent:
     """An event of `model` holding `values` (every field, by field name) with `fields_set` the
     fields the line gave: what pydantic's validator builds, without validating (the caller has)."""
     ev = _NEW(model)
-    _SET_DICT(ev, "__dict__", values)
+    _SET_DICT(ev, values)
     _SET_FIELDS(ev, fields_set)
     _SET_EXTRA(ev, None)
     _SET_PRIVATE(ev, None)

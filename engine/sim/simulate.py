@@ -22,7 +22,6 @@ from functools import cache, lru_cache
 from typing import IO, Any
 
 import orjson
-from pydantic import BaseModel
 
 from engine.errors import Illegal
 from engine.registry import get_bot, get_game
@@ -30,6 +29,7 @@ from engine.workers import process_pool
 from events.chain import fields_json, fill_chain
 from events.codec import _FIRST_KEYS
 from events.errors import ContractError
+from events.fastparse import construct
 from events.models import (
     EVENT_TYPES,
     Allin,
@@ -38,19 +38,24 @@ from events.models import (
     Bid,
     Compare,
     Dealt,
+    Discard,
+    Draw,
     Fold,
     Forfeit,
+    Gang,
+    Hu,
     Laizi,
     Look,
     MatchStarted,
     Open,
     Pass,
+    Peng,
     Play,
     Rob,
     Timeout,
     Ting,
 )
-from events.notation import ALL_CARDS, CARD_RANKS, MATCH_ID_RE
+from events.notation import ALL_CARDS, CARD_RANKS, MATCH_ID_RE, TILE_SET
 
 MAX_EVENTS = 5000
 """A match that has not ended after this many events is a bot bug, reported as such."""
@@ -134,12 +139,6 @@ def _id_ok(match_id: str) -> bool:
     return False
 
 
-_new_model = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-"""The model's four slots set by their descriptors (= `object.__setattr__(ev, name, value)`)."""
 _CARD_NAME: dict[str, str] = {c: c for c in ALL_CARDS}
 _LAIZI_RANKS: frozenset[str] = frozenset([*CARD_RANKS, "BJ", "RJ"])
 _Builder = Callable[[str, int, str, Mapping[str, Any]], Any]
@@ -158,15 +157,10 @@ def _seat_only(cls: type) -> _Builder:
         seat = p.get("seat")
         if len(p) != 2 or seat.__class__ is not int or not 0 <= seat <= 5:
             return None
-        ev = _new_model(cls)
         fields = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat}
         if reason:
             fields["reason"] = None
-        _set_dict(ev, fields)
-        _set_fields_set(ev, {"match_id", "seq", "ts", "type", "seat"})
-        _set_extra(ev, None)
-        _set_private(ev, None)
-        return ev
+        return construct(cls, fields, {"match_id", "seq", "ts", "type", "seat"})
 
     return build
 
@@ -182,12 +176,8 @@ def _seat_and(cls: type, key: str, kind: type, seat_value: bool = False) -> _Bui
             return None
         if seat_value and not 0 <= v <= 5:
             return None
-        ev = _new_model(cls)
-        _set_dict(ev, {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v})
-        _set_fields_set(ev, {"match_id", "seq", "ts", "type", "seat", key})
-        _set_extra(ev, None)
-        _set_private(ev, None)
-        return ev
+        values = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat, key: v}
+        return construct(cls, values, {"match_id", "seq", "ts", "type", "seat", key})
 
     return build
 
@@ -214,14 +204,9 @@ def _play(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
         given.add("as_")
     elif len(p) != 3:
         return None
-    ev = _new_model(Play)
-    _set_dict(ev, {
-        "match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "play", "seat": seat, "cards": cards, "as_": as_
-    })  # fmt: skip
-    _set_fields_set(ev, given)
-    _set_extra(ev, None)
-    _set_private(ev, None)
-    return ev
+    values = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "play", "seat": seat, "cards": cards,
+              "as_": as_}  # fmt: skip
+    return construct(Play, values, given)
 
 
 def _laizi(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
@@ -229,12 +214,36 @@ def _laizi(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
     rank = p.get("rank")
     if len(p) != 2 or rank.__class__ is not str or rank not in _LAIZI_RANKS:
         return None
-    ev = _new_model(Laizi)
-    _set_dict(ev, {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "laizi", "rank": rank})
-    _set_fields_set(ev, {"match_id", "seq", "ts", "type", "rank"})
-    _set_extra(ev, None)
-    _set_private(ev, None)
-    return ev
+    values = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "laizi", "rank": rank}
+    return construct(Laizi, values, {"match_id", "seq", "ts", "type", "rank"})
+
+
+def _tile_action(cls: type) -> _Builder:
+    """{type, seat, tile}: draw, discard, peng, hu (the mahjong bots' and the wall's events); gang
+    with its `kind` too (zhi, bu, an). A tile is an exact str of the contract's tile names."""
+    name = cls.model_fields["type"].default  # type: ignore[attr-defined]
+    gang = "kind" in cls.model_fields  # type: ignore[attr-defined]
+
+    def build(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
+        seat = p.get("seat")
+        tile = p.get("tile")
+        if len(p) != (4 if gang else 3) or seat.__class__ is not int or not 0 <= seat <= 5:
+            return None
+        if tile.__class__ is not str or tile not in TILE_SET:
+            return None
+        values = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "seat": seat, "tile": tile, "type": name}
+        if gang:
+            kind = p.get("kind")
+            if kind.__class__ is not str or kind not in _GANG_KINDS:
+                return None
+            values["kind"] = kind
+            return construct(cls, values, {"match_id", "seq", "ts", "type", "seat", "tile", "kind"})
+        return construct(cls, values, {"match_id", "seq", "ts", "type", "seat", "tile"})
+
+    return build
+
+
+_GANG_KINDS = frozenset(("zhi", "bu", "an"))
 
 
 _TRUSTED: dict[str, _Builder] = {
@@ -245,6 +254,7 @@ _TRUSTED: dict[str, _Builder] = {
     "compare": _seat_and(Compare, "target", int, seat_value=True),
     "play": _play,
     "laizi": _laizi,
+    **{m.model_fields["type"].default: _tile_action(m) for m in (Draw, Discard, Peng, Gang, Hu)},
 }
 """The bots' event types built without the validator when their payload has the expected shape."""
 
