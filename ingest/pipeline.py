@@ -628,6 +628,11 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
     )
+    # `ranked` holds every row of both: their copies go, so that less spills past the memory limit
+    # (issue 22: the store step of 1,018,768 events 11.99 → 10.94 s under load; with no spilling,
+    # a 4 GB limit, 6.54 s, which the bounded memory does not allow)
+    con.execute("DROP TABLE new")
+    con.execute("DROP TABLE old")
     con.execute(
         """CREATE TEMP TABLE meta AS
         SELECT match_id, any_value(game) AS game, any_value(date) AS date FROM ranked
