@@ -66,12 +66,17 @@ def _no_validator(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sim, "_VALIDATE", Refuse())
 
 
-def test_bot_shapes_are_built_without_the_validator(monkeypatch: pytest.MonkeyPatch) -> None:
-    want = [_outcome(lambda p=p: _by_model(MATCH_ID, 9, 3, p)) for p in BOT_SHAPES]
+def shapes_are_built_without_the_validator(shapes: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each payload is built by `_event` without the validator, equal to the model's event."""
+    want = [_outcome(lambda p=p: _by_model(MATCH_ID, 9, 3, p)) for p in shapes]
     _no_validator(monkeypatch)
-    for p, w in zip(BOT_SHAPES, want, strict=True):
+    for p, w in zip(shapes, want, strict=True):
         got = _outcome(lambda p=p: _event(MATCH_ID, 9, 3, p))
         assert got[0] == "event" and got == w, p
+
+
+def test_bot_shapes_are_built_without_the_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+    shapes_are_built_without_the_validator(BOT_SHAPES, monkeypatch)
 
 
 def _odd_payloads(rng: random.Random, n: int) -> list[dict[str, Any]]:
@@ -95,14 +100,22 @@ def _odd_payloads(rng: random.Random, n: int) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("seed", [3, 22, 2026])
 def test_generated_payloads_get_the_models_answer(seed: int) -> None:
     rng = random.Random(seed)
-    payloads = _mutations(rng, 3000) + _odd_payloads(rng, 3000) + VALID + BOT_SHAPES
+    kinds = payloads_get_the_models_answer(_mutations(rng, 3000) + _odd_payloads(rng, 3000) + VALID + BOT_SHAPES)
+    assert kinds["event"] > 300 and kinds["error"] > 15000
+
+
+def payloads_get_the_models_answer(
+    payloads: list[dict[str, Any]], envelopes: tuple[tuple[Any, Any], ...] = ((MATCH_ID, 11), ("bad id", 11), (MATCH_ID, -1))
+) -> dict[str, int]:
+    """`_event` of each payload in each (match id, seq) envelope is the model's event or refusal;
+    returns how many of each there were."""
     kinds = {"event": 0, "error": 0}
     for p in payloads:
-        for match_id, seq in ((MATCH_ID, 11), ("bad id", 11), (MATCH_ID, -1)):
+        for match_id, seq in envelopes:
             got = _outcome(lambda p=p, m=match_id, s=seq: _event(m, s, 5, p))
             assert got == _outcome(lambda p=p, m=match_id, s=seq: _by_model(m, s, 5, p)), (p, match_id, seq)
             kinds[got[0]] += 1
-    assert kinds["event"] > 300 and kinds["error"] > 15000
+    return kinds
 
 
 CARD_RULES = [

@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 
-from engine.sim.simulate import _event
 from events.notation import ALL_TILE_KINDS
-from tests.test_sim_speed_climbing3 import _no_validator, bot_events_are_trusted_and_the_models
-from tests.test_sim_speed_shared import MATCH_ID, _by_model, _outcome
+from tests.test_sim_speed_climbing3 import (
+    bot_events_are_trusted_and_the_models,
+    payloads_get_the_models_answer,
+    shapes_are_built_without_the_validator,
+)
+from tests.test_sim_speed_shared import MATCH_ID
 
 TILE_SHAPES: list[dict[str, Any]] = [
     {"type": "draw", "seat": 0, "tile": "1m"},
@@ -50,22 +53,14 @@ def _odd(rng: random.Random, n: int) -> list[dict[str, Any]]:
 
 
 def test_tile_shapes_are_built_without_the_validator(monkeypatch: pytest.MonkeyPatch) -> None:
-    want = [_outcome(lambda p=p: _by_model(MATCH_ID, 9, 3, p)) for p in TILE_SHAPES]
-    _no_validator(monkeypatch)
-    for p, w in zip(TILE_SHAPES, want, strict=True):
-        got = _outcome(lambda p=p: _event(MATCH_ID, 9, 3, p))
-        assert got[0] == "event" and got == w, p
+    shapes_are_built_without_the_validator(TILE_SHAPES, monkeypatch)
 
 
 @pytest.mark.parametrize("seed", [5, 44])
 def test_generated_tile_payloads_get_the_models_answer(seed: int) -> None:
     rng = random.Random(seed)
-    kinds = {"event": 0, "error": 0}
-    for p in _odd(rng, 3000) + TILE_SHAPES:
-        for match_id, seq in ((MATCH_ID, 11), ("bad id", 11), (MATCH_ID, -1), (MATCH_ID, True)):
-            got = _outcome(lambda p=p, m=match_id, s=seq: _event(m, s, 5, p))
-            assert got == _outcome(lambda p=p, m=match_id, s=seq: _by_model(m, s, 5, p)), (p, match_id, seq)
-            kinds[got[0]] += 1
+    envelopes = ((MATCH_ID, 11), ("bad id", 11), (MATCH_ID, -1), (MATCH_ID, True))
+    kinds = payloads_get_the_models_answer(_odd(rng, 3000) + TILE_SHAPES, envelopes)
     assert kinds["event"] > 200 and kinds["error"] > 8000
 
 
