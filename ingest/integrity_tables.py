@@ -61,8 +61,6 @@ MC_DRAWS_TILTED = 10_000
 draws reach: the tail estimated by importance sampling (issue 22; it replaced a plain run of
 200,000 draws, floored at 5·10⁻⁶, at an eighth to a seventh of its time on pairs of 50 to 1,000
 matches)."""
-MC_CHUNK = 20_000
-"""Draws made at a time (a chunk's uniforms: MC_CHUNK × matches doubles)."""
 TILTED_CHUNK = 2_000
 TILTED_CELLS = 4_000_000
 """Tilted draws are made `TILTED_CHUNK` at a time, fewer for a pair of many matches: at most
@@ -519,28 +517,15 @@ def _behaviour(pd_: _PairData, names: tuple[str, ...]) -> tuple[float, float, di
     grid = np.where(valid, ys, np.nan)
     rng = np.random.default_rng(_seed(pd_.game, pd_.a, pd_.b))
     eps = 1e-9 * max(1.0, abs(t_obs))
-    flat, offsets = grid.ravel(), np.arange(len(ys)) * width
-    buf = np.empty((min(MC_CHUNK, MC_DRAWS), len(ys)))
-    ibuf = np.empty(buf.shape, np.intp)
-
-    def exceed(draws: int) -> int:
-        """Draws whose T reaches the observed one. Each draw picks, per match, a seat pair
-        uniformly: `floor(u * size)` of one uniform `u` per match, drawn row by row from the
-        pair's generator; in place and through one flat gather (the same numbers and sums as
-        `grid[arange, (rng.random((k, m)) * sizes).astype(int)].sum(axis=1)`, at about half
-        the cost: tests/test_integrity_mc.py)."""
-        hits = 0
-        for start in range(0, draws, MC_CHUNK):
-            u, idx = buf[: min(MC_CHUNK, draws - start)], ibuf[: min(MC_CHUNK, draws - start)]
-            rng.random(out=u)
-            np.multiply(u, sizes, out=u)
-            np.copyto(idx, u, casting="unsafe")  # = u.astype(intp): truncation, u ≥ 0
-            idx += offsets
-            tot = np.take(flat, idx).sum(axis=1)
-            hits += int((tot >= t_obs - eps).sum())
-        return hits
-
-    hits = exceed(MC_DRAWS)
+    # the plain run: each draw picks, per match, a seat pair uniformly, `floor(u * size)` of one
+    # uniform u per match drawn row by row from the pair's generator, through one flat gather (the
+    # same numbers and sums as `grid[arange(m), (rng.random((k, m)) * sizes).astype(int)].sum(axis=1)`:
+    # tests/test_integrity_mc.py)
+    u = rng.random((MC_DRAWS, m))
+    u *= sizes
+    cell = u.astype(np.intp)  # truncation: u ≥ 0
+    cell += np.arange(m) * width
+    hits = int((np.take(grid.ravel(), cell).sum(axis=1) >= t_obs - eps).sum())
     if hits >= MC_MIN_HITS:
         return z, (1 + hits) / (1 + MC_DRAWS), comp_z, y_obs - y_mu
     return z, _tilted_tail(grid, sizes, t_obs - eps, rng), comp_z, y_obs - y_mu
@@ -560,6 +545,7 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
     if t >= top.sum() - 1e-12 * max(1.0, abs(t)):
         return max(P_FLOOR, float(np.prod((valid & (grid >= top[:, None] - 1e-12)).sum(axis=1) / sizes)))
     y = np.where(valid, grid - top[:, None], 0.0)  # ≤ 0: e^{s·y} cannot overflow for s ≥ 0
+    values = np.where(valid, grid, 0.0)
 
     def tilt(s: float) -> tuple[np.ndarray, float, float]:
         """(tilted chances per cell, K(s), K'(s))."""
@@ -567,7 +553,7 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
         tot = e.sum(axis=1)
         q = e / tot[:, None]
         k = float((np.log(tot / sizes) + s * top).sum())
-        return q, k, float((q * np.where(valid, grid, 0.0)).sum())
+        return q, k, float((q * values).sum())
 
     lo, hi = 0.0, 1.0
     while tilt(hi)[2] < t and hi < 1e6:
@@ -581,7 +567,7 @@ def _tilted_tail(grid: np.ndarray, sizes: np.ndarray, t: float, rng: np.random.G
     offsets = np.arange(m)[:, None] * width
     keep, alias = _alias_tables(q * sizes[:, None], valid)
     keep, alias = keep.ravel(), (alias + offsets).ravel()
-    flat = np.where(valid, grid, 0.0).ravel()
+    flat = values.ravel()
     total = 0.0
     chunk = max(100, min(TILTED_CHUNK, TILTED_CELLS // m))  # the same uniforms, whatever the chunk
     for start in range(0, MC_DRAWS_TILTED, chunk):
