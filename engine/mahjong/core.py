@@ -477,46 +477,27 @@ def waits(
 ) -> list[int]:
     """Kinds t (among `kinds`) with held[t] < 4 such that counts + t wins (standard or seven pairs).
 
-    Fast path: a standard wait in suit s needs the other two suits complete, so only the changed
-    suit's key is looked up again.
-    """
+    The suited kinds are the bits of `win_tiles` (per suit the tiles completing it); a 7z kind, tile
+    by tile."""
     h = counts if held is None else held
     b = bytes(counts)
     if len(b) < N_KINDS:
         b += bytes(N_KINDS - len(b))
-    want = set(kinds)
-    table = _TABLE or _load_table()
-    goal = 14 - 3 * n_melds
-    out: set[int] = set()
-    red = b[RED] if len(b) > N_SUITED else 0
-    rest_ok = red in (0, 2, 3) and not any(b[N_KINDS:])
-    keys = [b[0:9], b[9:18], b[18:27]]
-    vals = [table.get(k) for k in keys]
-    for s in range(3):
-        others = [vals[o] for o in range(3) if o != s]
-        if not rest_ok or None in others:
-            continue
-        base = sum(others) + red  # type: ignore[arg-type]
-        kb = bytearray(keys[s])
-        for i in range(9):
-            t = 9 * s + i
-            if t not in want or h[t] >= 4:
-                continue
-            kb[i] += 1
-            v = table.get(bytes(kb))
-            kb[i] -= 1
-            if v is not None and base + v == goal:
-                out.add(t)
+    suited = win_tiles(b, n_melds, seven_pairs)
+    out: list[int] = []
     c = bytearray(b)
-    for t in want:
-        if t in out or h[t] >= 4:
+    for t in sorted(set(kinds)):
+        if h[t] >= 4:
             continue
-        if t >= N_SUITED or (seven_pairs and n_melds == 0 and c[t] in (1, 3)):
-            c[t] += 1
-            if is_win(bytes(c), n_melds, seven_pairs):
-                out.add(t)
-            c[t] -= 1
-    return sorted(out)
+        if t < N_SUITED:
+            if suited >> t & 1:
+                out.append(t)
+            continue
+        c[t] += 1
+        if is_win(bytes(c), n_melds, seven_pairs):
+            out.append(t)
+        c[t] -= 1
+    return out
 
 
 # ---------------------------------------------------------------- shanten

@@ -43,7 +43,6 @@ from pydantic import Field, field_validator
 from engine.base import GameRules, Settlement, item, parse_rules
 from engine.errors import Illegal
 from engine.mahjong.core import (
-    _WIN_MASK_ID,
     SEQ,
     Meld,
     Wall,
@@ -291,9 +290,6 @@ def is_sichuan_win(conc: Sequence[int], melds: Sequence[Meld], void: int) -> boo
 
 def wins_with(hand: tuple[int, ...], n_melds: int, t: int) -> bool:
     """`is_win(hand + t, n_melds)` for a suited kind t: a bit of `win_mask`."""
-    e = _WIN_MASK_ID.get(id(hand))
-    if e is not None and e[0] is hand and e[1] == n_melds:
-        return bool(e[2] >> t & 1)
     return bool(win_mask(hand, n_melds) >> t & 1)
 
 
@@ -841,14 +837,9 @@ class SichuanGame:
     def _claim_answer(self, st: State, got: list[Any], j: int) -> Score | None:
         """Compute and keep seat j's answer in `got` (the memo of `st`)."""
         off = st.offered
-        if off >= 0:
-            hand = st.hands[j]
-            n = len(st.melds[j])
-            e = _WIN_MASK_ID.get(id(hand))  # = wins_with(hand, n, off), inlined
-            m = e[2] if e is not None and e[0] is hand and e[1] == n else win_mask(hand, n)
-            if not m >> off & 1:
-                got[j] = None  # not even a shape win: every path of `_can_claim_win_now` answers None
-                return None
+        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+            got[j] = None  # not even a shape win: every path of `_can_claim_win_now` answers None
+            return None
         sc = got[j] = self._can_claim_win_now(st, j, False)
         return sc
 
