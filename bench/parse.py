@@ -12,7 +12,12 @@ core of:
 - the replay `engine.replay.replay` of each match from its parsed events (seq checks, hash chain,
   the game's reducer, settlement), and its ratio to the line parser of the same events
   (goal <= 5x);
-- table building `ingest.tables.build_rows` of each match beyond its replay (views, rows, Arrow).
+- table building `ingest.tables.build_rows` of each match beyond its replay (views, rows, Arrow);
+- `struct`: what the line parser would cost if the events were msgspec Structs decoded in C (a
+  tagged union on `type`, built here from the pydantic models' wire types), with the same checks
+  in Python around it as `events.fastparse` (backslash, hash hex, match id characters, the colon
+  count that finds duplicate and unknown keys); `match_started` by today's parser. A measurement
+  of that design, not code the product runs: every line it takes must be one today's parser takes.
 `--root` imports the code under test from another checkout (e.g. the base commit's worktree) so
 that before and after are measured by the same script. Best of `--rounds` interleaved rounds;
 the load average is printed beside the figures (2 cores shared: ratios, not absolute times).
@@ -40,6 +45,67 @@ def _best(rounds: int, fn: Callable[[], object]) -> float:
         fn()
         best = min(best, time.process_time() - c)
     return best
+
+
+def struct_parser() -> Callable[[bytes], object]:
+    """The `struct` column's parser: one msgspec decoder of a tagged union of frozen Structs, a
+    field per wire field (optional ones UNSET when the line leaves them out), and the checks of
+    `events.fastparse.parse_clean` around it; None where today's fast path also bails out."""
+    from typing import Union
+
+    import msgspec
+    from msgspec import UNSET, UnsetType
+
+    from events.fastparse import _FREE_TEXT, _WIRE, _hex_ok, _id_colons
+    from events.models import EVENT_TYPES
+
+    structs: list[Any] = []
+    keys: dict[Any, int] = {}
+    for typ, model in EVENT_TYPES.items():
+        if typ == "match_started":
+            continue
+        required: list[Any] = []
+        optional: list[Any] = []
+        for name, f in model.model_fields.items():
+            if name != "type":
+                wire = bool if (model.__name__, name) == ("Rob", "value") else _WIRE[name]
+                if f.is_required():
+                    required.append((f.alias or name, wire))
+                else:
+                    optional.append((f.alias or name, Union[wire, UnsetType], UNSET))  # noqa: UP007
+        cls = msgspec.defstruct(model.__name__, required + optional, tag_field="type", tag=typ,
+                                forbid_unknown_fields=True, frozen=True, kw_only=True)  # fmt: skip
+        structs.append(cls)
+        keys[cls] = len(required) + len(optional) + 1  # and the tag
+    decode = msgspec.json.Decoder(Union[tuple(structs)]).decode  # type: ignore[valid-type]  # noqa: UP007
+    astuple = msgspec.structs.astuple
+    errors = (msgspec.ValidationError, msgspec.DecodeError, RecursionError)
+
+    def parse(raw: bytes) -> object:
+        if 92 in raw:  # a backslash: the reference path
+            return None
+        try:
+            ev = decode(raw)
+        except errors:
+            return None
+        h = ev.hash
+        id_colons = _id_colons(ev.match_id)
+        if id_colons < 0 or (h is not UNSET and not _hex_ok(h)):
+            return None
+        extra = raw.count(b":") - keys[ev.__class__] + astuple(ev).count(UNSET) - id_colons
+        if extra:
+            ts = ev.ts
+            if ts is not UNSET:
+                extra -= ts.count(":")
+            for name in _FREE_TEXT:
+                v = getattr(ev, name, UNSET)
+                if v is not UNSET:
+                    extra -= v.count(":") if name == "reason" else sum(x.count(":") for x in v)
+            if extra:
+                return None
+        return ev
+
+    return parse
 
 
 def main() -> None:
@@ -79,9 +145,10 @@ def main() -> None:
             out.append((fast[1] if fast is not None else orjson.loads, x))
         return out
 
+    struct_parse = struct_parser()
     print(f"{'game':16} {'events':>7} {'orjson':>7} {'json':>7} {'decode':>7} {'parser':>7} {'/orjson':>7} "
-          f"{'replay':>7} {'/parser':>7} {'tables':>7}   (CPU µs per event)")  # fmt: skip
-    totals = dict.fromkeys(("n", "orjson", "json", "decode", "parser", "replay", "tables"), 0.0)
+          f"{'replay':>7} {'/parser':>7} {'tables':>7} {'struct':>7} {'/orjson':>7}   (CPU µs per event)")  # fmt: skip
+    totals = dict.fromkeys(("n", "orjson", "json", "decode", "parser", "replay", "tables", "struct"), 0.0)
     for game, lines in by_game.items():
         evs = [parse_line(x) for x in lines]
         matches: dict[str, list[Any]] = {}
@@ -98,16 +165,22 @@ def main() -> None:
         t_parse = _best(args.rounds, lambda lines=lines: [parse_line(x) for x in lines])
         t_replay = _best(args.rounds, lambda pairs=pairs: [replay(m) for _, m in pairs])
         t_rows = _best(args.rounds, lambda pairs=pairs: build_rows(pairs))
+        taken = [struct_parse(x) is not None for x in lines]
+        if taken != [e.type != "match_started" and (b"\\" not in x) for e, x in zip(evs, lines, strict=True)]:
+            raise SystemExit(f"{game}: the struct parser does not take the lines today's fast path takes")
+        t_struct = _best(args.rounds, lambda lines=lines: [struct_parse(x) or parse_line(x) for x in lines])
         us = 1e6 / n
         print(f"{game:16} {n:7d} {t_orjson * us:7.2f} {t_json * us:7.2f} {t_decode * us:7.2f} {t_parse * us:7.2f} {t_parse / t_orjson:6.2f}x "
-              f"{t_replay * us:7.2f} {t_replay / t_parse:6.2f}x {(t_rows - t_replay) * us:7.2f}")  # fmt: skip
+              f"{t_replay * us:7.2f} {t_replay / t_parse:6.2f}x {(t_rows - t_replay) * us:7.2f} "
+              f"{t_struct * us:7.2f} {t_struct / t_orjson:6.2f}x")  # fmt: skip
         for k, v in (("n", n), ("orjson", t_orjson), ("json", t_json), ("decode", t_decode), ("parser", t_parse), ("replay", t_replay),
-                     ("tables", t_rows - t_replay)):  # fmt: skip
+                     ("tables", t_rows - t_replay), ("struct", t_struct)):  # fmt: skip
             totals[k] += v
     us = 1e6 / totals["n"]
     print(f"{'all':16} {int(totals['n']):7d} {totals['orjson'] * us:7.2f} {totals['json'] * us:7.2f} {totals['decode'] * us:7.2f} "
           f"{totals['parser'] * us:7.2f} {totals['parser'] / totals['orjson']:6.2f}x {totals['replay'] * us:7.2f} "
-          f"{totals['replay'] / totals['parser']:6.2f}x {totals['tables'] * us:7.2f}")  # fmt: skip
+          f"{totals['replay'] / totals['parser']:6.2f}x {totals['tables'] * us:7.2f} {totals['struct'] * us:7.2f} "
+          f"{totals['struct'] / totals['orjson']:6.2f}x")  # fmt: skip
     print("goals: parser <= 1.5x orjson; every game's replay <= 5x its parser")
     print(f"machine load average: {Path('/proc/loadavg').read_text().split()[0]} (2 cores shared)")
 
