@@ -618,21 +618,17 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         )
     else:
         con.execute(f"CREATE TEMP TABLE old AS SELECT *, NULL::VARCHAR AS src_file FROM ({_empty_select('events')})")
-    con.execute(
-        f"""CREATE TEMP TABLE ranked AS
-        SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
-               first_value(hash) OVER w AS first_hash,
-               first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
-        FROM (SELECT 0 AS src, -1 AS file_idx, -1 AS chunk, {cols}, src_file FROM old
-              UNION ALL SELECT 1 AS src, file_idx, chunk, {cols}, NULL AS src_file FROM new)
-        WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
-    )
-    # `ranked` holds every row of both: their copies go, so that less spills past the memory limit
-    # (issue 22: the store step of 1,018,768 events 11.99 → 10.94 s under load; with no spilling,
-    # a 4 GB limit, 6.54 s, which the bounded memory does not allow)
-    con.execute("DROP TABLE new")
-    con.execute("DROP TABLE old")
+    if _all_first(con):
+        # nothing stored at these matches and no (match, seq) twice among the new rows: every row
+        # is the first at its seq, so `ranked` is `new` as it stands (issue 22: the window's sort
+        # of every row, every column, spilled past the memory limit on a million events)
+        con.execute(
+            f"""CREATE TEMP VIEW ranked AS
+            SELECT 1 AS src, file_idx, chunk, {cols}, NULL::VARCHAR AS src_file, 1 AS rn, canon AS first_canon,
+                   hash AS first_hash, file_sha AS first_sha, file_line AS first_line FROM new"""
+        )
+    else:
+        _rank(con, cols)
     con.execute(
         """CREATE TEMP TABLE meta AS
         SELECT match_id, any_value(game) AS game, any_value(date) AS date FROM ranked
@@ -705,6 +701,36 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     con.execute("CREATE TEMP TABLE touched AS SELECT DISTINCT match_id FROM accepted"
                 " UNION SELECT match_id FROM charged WHERE match_id IN (SELECT match_id FROM rejects)")  # fmt: skip
     return dropped
+
+
+def _all_first(con: Any) -> bool:
+    """Whether every row of `new` is the first at its (match, seq): no stored row of its matches
+    (`old` empty) and no (match, seq) twice among the new rows (then `_rank` would give every row
+    `rn = 1`, `src = 1` and itself as the first)."""
+    if con.execute("SELECT count(*) FROM old").fetchone()[0]:
+        return False
+    twice = con.execute("SELECT count(*) FROM (SELECT 1 FROM new GROUP BY match_id, seq HAVING count(*) > 1)")
+    return twice.fetchone()[0] == 0  # type: ignore[no-any-return]
+
+
+def _rank(con: Any, cols: str) -> None:
+    """`ranked`: the stored rows of the touched matches (`old`, src 0) and the new ones (src 1),
+    each numbered at its (match, seq) in arrival order (`rn`), with the first row's digests."""
+    con.execute(
+        f"""CREATE TEMP TABLE ranked AS
+        SELECT *, row_number() OVER w AS rn, first_value(canon) OVER w AS first_canon,
+               first_value(hash) OVER w AS first_hash,
+               first_value(file_sha) OVER w AS first_sha, first_value(file_line) OVER w AS first_line
+        FROM (SELECT 0 AS src, -1 AS file_idx, -1 AS chunk, {cols}, src_file FROM old
+              UNION ALL SELECT 1 AS src, file_idx, chunk, {cols}, NULL AS src_file FROM new)
+        WINDOW w AS (PARTITION BY match_id, seq ORDER BY src, file_idx, file_line
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"""
+    )
+    # `ranked` holds every row of both: their copies go, so that less spills past the memory limit
+    # (issue 22: the store step of 1,018,768 events 11.99 → 10.94 s under load; with no spilling,
+    # a 4 GB limit, 6.54 s, which the bounded memory does not allow)
+    con.execute("DROP TABLE new")
+    con.execute("DROP TABLE old")
 
 
 def replay_input_sql(events: str, charged: str) -> str:

@@ -208,6 +208,33 @@ def test_replay_in_the_parse_step_gives_the_same_tables(tmp_path: Path, logs: li
     assert_same(want, snapshot(tmp_path / "small"))
 
 
+def test_first_rows_shortcut_gives_the_tables_of_the_ranking(tmp_path: Path, logs: list[Path],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh lake with no (match, seq) twice skips the ranking window (`_all_first`, issue 22):
+    the lake is the one the window gives; a re-send still goes through the window."""
+    import ingest.pipeline as pipeline
+
+    paths = [str(p) for p in logs]
+    taken: list[bool] = []
+    real = pipeline._all_first
+    monkeypatch.setattr(pipeline, "_all_first", lambda con: taken.append(real(con)) or taken[-1])
+    short = ingest(paths, tmp_path / "short", workers=2)
+    monkeypatch.setattr(pipeline, "_all_first", lambda con: False)
+    ranked = ingest(paths, tmp_path / "ranked", workers=2)
+    assert taken == [True] and short.statuses == ranked.statuses and short.events == ranked.events > 0
+    assert_same(snapshot(tmp_path / "ranked"), snapshot(tmp_path / "short"))
+    monkeypatch.setattr(pipeline, "_all_first", lambda con: taken.append(real(con)) or taken[-1])
+    resent = tmp_path / "resent.jsonl"  # another file (another sha) of events stored already
+    resent.write_bytes(logs[0].read_bytes() + b"\n")
+    again = ingest([str(resent)], tmp_path / "short", workers=0)
+    assert taken == [True, False] and again.duplicates > 0 and again.events == 0
+    twice = tmp_path / "twice.jsonl"  # a fresh lake, one line sent twice in the same run
+    lines = logs[0].read_bytes().splitlines(keepends=True)
+    twice.write_bytes(b"".join(lines) + lines[1])
+    once = ingest([str(twice)], tmp_path / "twice", workers=0)
+    assert taken == [True, False, False] and once.duplicates == 1 and once.events == len(lines)
+
+
 def test_round_trip_log_parquet_log_is_byte_identical(tmp_path: Path, logs: list[Path]) -> None:
     lake = tmp_path / "lake"
     ingest([str(p) for p in logs], lake, workers=0)
