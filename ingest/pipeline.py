@@ -599,9 +599,9 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
     parsed = sorted((stage / "parsed").glob("*.parquet")) if (stage / "parsed").exists() else []
     cols = ", ".join(n for n in schemas()["events"].names)
     if parsed:
-        con.execute(f"CREATE TEMP TABLE new AS SELECT * FROM read_parquet({_list(parsed)})")
+        con.execute(f"CREATE TEMP VIEW new AS SELECT * FROM read_parquet({_list(parsed)})")
     else:
-        con.execute(f"CREATE TEMP TABLE new AS SELECT {cols}, 0::INTEGER AS file_idx, 0::INTEGER AS chunk FROM (SELECT * FROM ("
+        con.execute(f"CREATE TEMP VIEW new AS SELECT {cols}, 0::INTEGER AS file_idx, 0::INTEGER AS chunk FROM (SELECT * FROM ("
                     + _empty_select("events") + "))")  # fmt: skip
     prejects = sorted((stage / "prejects").glob("*.parquet")) if (stage / "prejects").exists() else []
     # a refused line that names its match and seq joins that match's replay (issue 17): its
@@ -635,7 +635,7 @@ def _store_events(con: Any, lake: Path, manifest: store.Manifest, stage: Path, r
         WHERE rn = 1 AND seq = 0 AND type = 'match_started' GROUP BY match_id"""
     )
     con.execute(
-        f"""CREATE TEMP TABLE accepted AS
+        f"""CREATE TEMP VIEW accepted AS
         SELECT r.match_id, r.seq, r.type, r.seat, r.ts, r.hash, r.canon, r.line, r.file_sha, r.file_line,
                coalesce(m.game, '{UNKNOWN_GAME}') AS game, coalesce(m.date, '{NO_DATE}') AS date
         FROM ranked r LEFT JOIN meta m USING (match_id) WHERE r.rn = 1 AND r.src = 1"""
@@ -729,7 +729,6 @@ def _rank(con: Any, cols: str) -> None:
     # `ranked` holds every row of both: their copies go, so that less spills past the memory limit
     # (issue 22: the store step of 1,018,768 events 11.99 → 10.94 s under load; with no spilling,
     # a 4 GB limit, 6.54 s, which the bounded memory does not allow)
-    con.execute("DROP TABLE new")
     con.execute("DROP TABLE old")
 
 
