@@ -225,11 +225,11 @@ def test_first_rows_shortcut_gives_the_tables_of_the_ranking(tmp_path: Path, log
     assert_same(snapshot(tmp_path / "ranked"), snapshot(tmp_path / "short"))
     monkeypatch.setattr(pipeline, "_all_first", lambda con: taken.append(real(con)) or taken[-1])
     resent = tmp_path / "resent.jsonl"  # another file (another sha) of events stored already
-    resent.write_bytes(logs[0].read_bytes() + b"\n")
-    again = ingest([str(resent)], tmp_path / "short", workers=0)
-    assert taken == [True, False] and again.duplicates > 0 and again.events == 0
-    twice = tmp_path / "twice.jsonl"  # a fresh lake, one line sent twice in the same run
     lines = logs[0].read_bytes().splitlines(keepends=True)
+    resent.write_bytes(b"".join(lines) + b"\n")
+    again = ingest([str(resent)], tmp_path / "short", workers=0)
+    assert taken == [True, False] and again.duplicates == len(lines) and again.events == 0
+    twice = tmp_path / "twice.jsonl"  # a fresh lake, one line sent twice in the same run
     twice.write_bytes(b"".join(lines) + lines[1])
     once = ingest([str(twice)], tmp_path / "twice", workers=0)
     assert taken == [True, False, False] and once.duplicates == 1 and once.events == len(lines)
