@@ -364,8 +364,10 @@ class Anshun(ClaimGame):
                 continue
             for t in range(N_SUITED):
                 n = held[x][t]
+                if not n:
+                    continue  # no chicken held: nothing to value
                 v = value(t)
-                if n and v:
+                if v:
                     for o in range(4):
                         if o != x:
                             items.append(item("ji", x, o, n * v * b, tile=tile_name(t), count=n, value=v, **jd))

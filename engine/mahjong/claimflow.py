@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import chain
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -23,6 +24,7 @@ from engine.base import GameRules, parse_rules
 from engine.errors import Illegal
 from engine.mahjong.core import Meld, Wall
 from engine.mahjong.fastcopy import state_replacer
+from engine.mahjong.fastshuffle import shuffle
 from engine.tiles import N_KINDS, TILE_NAME, counts_of, full_set, tile_id, tile_name, tile_names
 
 Counts = tuple[int, ...]
@@ -110,6 +112,12 @@ _KEY_FIELDS = ("seq", "type", "seat", "tile", "kind")
 """The event fields the last-apply memo compares."""
 
 
+@cache
+def _full_deck(red: int) -> tuple[int, ...]:
+    """`full_set(3, red)`, built once per count of 7z tiles."""
+    return tuple(full_set(3, red))
+
+
 def _ev(seq: int, **kw: Any) -> SimpleNamespace:
     return SimpleNamespace(seq=seq, **kw)
 
@@ -164,11 +172,12 @@ class ClaimGame:
         return parse_rules(self.Rules, self.presets, raw)
 
     def deck(self) -> list[int]:
-        return full_set(3, self.red)
+        """The sorted deck (a new list: `full_set(3, red)`, copied from the one kept)."""
+        return list(_full_deck(self.red))
 
     def deal(self, rules: Any, n_players: int, rng: random.Random, dealer: int = 0) -> dict[str, Any]:
         deck = self.deck()
-        rng.shuffle(deck)
+        shuffle(rng, deck)  # = rng.shuffle(deck)
         hands: list[list[str]] = []
         pos = 0
         for seat in range(n_players):
@@ -552,13 +561,12 @@ class ClaimGame:
 
     def visible(self, s: Table) -> list[int]:
         """Tiles every seat can see: all discards still on the table and all melds (for the bot)."""
-        v = bytearray(N_KINDS)
-        for t in chain.from_iterable(s.discards):
-            v[t] += 1
+        river = bytes(chain.from_iterable(s.discards))
+        v = list(map(river.count, range(N_KINDS)))  # each kind's copies on the table, counted in C
         for ms in s.melds:
             for m in ms:
                 v[m.tile] += m.size
-        return list(v)
+        return v
 
     # ------------------------------------------------------------ bot hooks (engine/mahjong/bot.py plays)
     def bot_may_hu(self, s: Table, seat: int, counts: Counts, how: str) -> bool:

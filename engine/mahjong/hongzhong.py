@@ -33,7 +33,7 @@ from pydantic import Field
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
 from engine.mahjong.claimflow import ClaimGame, Counts, Table, Win, replace
-from engine.mahjong.wild import is_seven_pairs, is_win, split_wild, waits
+from engine.mahjong.wild import is_seven_pairs, min_wilds, split_wild, waits
 from engine.tiles import N_KINDS, RED, number_of, parse_hand, tile_id, tile_name, tile_names
 
 
@@ -81,13 +81,12 @@ def share(rules: HongzhongRules, hits: int) -> int:
 
 def hand_wins(rules: HongzhongRules, counts: Counts, n_melds: int, red_total: int = 0) -> str | None:
     """Win kind of concealed `counts` (winning tile included) with n_melds melds, or None (HZ-H1..H4)."""
-    if sum(counts) + 3 * n_melds != 14:
+    b = bytes(counts)
+    if sum(b) + 3 * n_melds != 14:
         return None
-    nat = list(counts)
-    w = 0
-    if rules.hongzhong_wild:
-        w, nat[RED] = nat[RED], 0
-    if is_win(nat, w):
+    nat, w = (b[:RED], b[RED]) if rules.hongzhong_wild and len(b) > RED else (b, 0)  # the 7z wilds set aside
+    # = is_win(nat, w): |nat| + w = 14 − 3·melds ≡ 2 (mod 3), so only the wild count decides
+    if min_wilds(nat) <= w:
         return "zi_mo"
     if rules.qi_dui and n_melds == 0 and is_seven_pairs(nat, w):
         return "qi_dui"
@@ -111,7 +110,12 @@ class Hongzhong(ClaimGame):
         return int(rules.zhama)
 
     def _red_total(self, s: Table, seat: int, counts: Counts) -> int:
-        return counts[RED] + sum(m.size for m in s.melds[seat] if m.tile == RED)
+        """The seat's 红中: concealed (`counts`) and in its melds."""
+        red = counts[RED]
+        for m in s.melds[seat]:
+            if m.tile == RED:
+                red += m.size
+        return red
 
     _last_win: tuple[Any, ...] = ()
     """(counts, rules, melds, red total, answer) of the last `win_kind`: a drawn hand is asked by

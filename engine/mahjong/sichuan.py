@@ -55,6 +55,7 @@ from engine.mahjong.core import (
 )
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
+from engine.mahjong.fastshuffle import shuffle
 from engine.tiles import (
     N_KINDS,
     N_SUITED,
@@ -192,9 +193,13 @@ def _active(st: State, s: int) -> bool:
 
 
 def _next_active(st: State, s: int) -> int:
+    """The first seat after s (in turn order, s itself last) still in the hand (`_active`)."""
+    if st.xueliu:
+        return (s + 1) % N  # 血流: every seat stays in the hand
+    wins = st.wins
     for i in range(1, N + 1):
         j = (s + i) % N
-        if _active(st, j):
+        if not wins[j]:
             return j
     return s
 
@@ -455,6 +460,9 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
 # ---------------------------------------------------------------- the game
 
 
+_DECK: list[int] = full_set()
+"""The sorted 108 tiles (SC-C1), never edited."""
+_DECK_NAMES: tuple[str, ...] = tuple(tile_names(_DECK))
 _UNSET = object()
 _ORDERS = tuple(tuple((k + i) % N for i in range(1, N)) for k in range(N))
 _EVENT_FIELDS = ("seq", "type", "seat", "tile", "kind", "tiles", "direction", "suit")
@@ -498,7 +506,7 @@ class SichuanGame:
         except KeyError as e:
             raise _bad("bad_deal", f"SC-C1 {e.args[0]} is not a tile") from None
         allk = sorted([k for h in hands for k in h] + wall)
-        if allk != full_set():
+        if allk != _DECK:  # = full_set()
             extra = counts_of(allk)
             bad = [tile_name(k) for k in range(N_KINDS) if extra[k] != (4 if k < N_SUITED else 0)]
             raise _bad("bad_deal", f"SC-C1 hands and wall are not the 108-tile set (wrong count of {', '.join(bad)})")
@@ -612,7 +620,7 @@ class SichuanGame:
             raise _bad("not_your_turn", f"SC-R16 seat {s} already holds 14 tiles and must act, not draw")
         hand = st.hands[s]
         # SC-R15: a self-draw win the drawer can make at R ≤ 3 is compulsory
-        if t != "hu" and _forced(st) and st.drawn >= 0 and not st.after_peng and self._self_win(st, s) is not None:
+        if t != "hu" and st.drawn >= 0 and not st.after_peng and _forced(st) and self._self_win(st, s) is not None:
             raise _bad("illegal_move", f"SC-R15 seat {s} must hu on {tile_name(st.drawn)} (last four tiles), not {t}")
         if t == "hu":
             if st.after_peng or not (st.drawn >= 0 or st.first_turn):
@@ -837,7 +845,7 @@ class SichuanGame:
     def _claim_answer(self, st: State, got: list[Any], j: int) -> Score | None:
         """Compute and keep seat j's answer in `got` (the memo of `st`)."""
         off = st.offered
-        if off >= 0 and not wins_with(st.hands[j], len(st.melds[j]), off):
+        if off >= 0 and not win_mask(st.hands[j], len(st.melds[j])) >> off & 1:  # = not wins_with(…)
             got[j] = None  # not even a shape win: every path of `_can_claim_win_now` answers None
             return None
         sc = got[j] = self._can_claim_win_now(st, j, False)
@@ -953,9 +961,9 @@ class SichuanGame:
         locks: list[int] | None = None
         got = self._claim_answers(st)  # the answers the bot or the reducer already asked for
         for j in _ORDERS[st.turn]:
-            if j in st.hus:
-                continue
             sc = got[j]
+            if sc is None or j in st.hus:  # no win to pass (the memo's answer is pure), or it won
+                continue
             if sc is _UNSET:
                 sc = self._claim_answer(st, got, j)
             if sc is not None:
@@ -1266,8 +1274,8 @@ class SichuanGame:
 
     def deal(self, rules: SichuanRules, n_players: int, rng: random.Random, dealer: int = 0) -> dict[str, Any]:
         """A seeded shuffle of the sorted 108 tiles: 13 per seat (14 to the dealer), the rest the wall."""
-        deck = tile_names(full_set())
-        rng.shuffle(deck)
+        deck = list(_DECK_NAMES)  # = tile_names(full_set())
+        shuffle(rng, deck)  # = rng.shuffle(deck)
         hands: list[list[str]] = []
         pos = 0
         for s in range(N):

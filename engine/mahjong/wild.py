@@ -45,18 +45,19 @@ def suit_needs(key: bytes) -> tuple[int, int]:
 
 
 def min_wilds(counts: Sequence[int]) -> int:
-    """Least wilds that complete the natural tiles `counts` into sets and exactly one pair."""
+    """Least wilds that complete the natural tiles `counts` into sets and exactly one pair (the
+    counts as bytes once, the three suit keys sliced from them)."""
+    c = counts if counts.__class__ is bytes else bytes(counts)
     get = _NEEDS.get
-    total = 0
-    extra = 99  # least (with pair − without pair) over the suits: the suit that carries the pair
-    for b in (0, 9, 18):
-        key = bytes(counts[b : b + 9])
-        v = get(key) or suit_needs(key)
-        total += v[0]
-        if v[1] - v[0] < extra:
-            extra = v[1] - v[0]
-    if len(counts) > RED and counts[RED]:
-        n, p = HONOUR_NEED[counts[RED]]
+    k0, k1, k2 = c[0:9], c[9:18], c[18:27]
+    v0 = get(k0) or suit_needs(k0)
+    v1 = get(k1) or suit_needs(k1)
+    v2 = get(k2) or suit_needs(k2)
+    # the suit that carries the pair: the least (with pair − without pair)
+    extra = min(v0[1] - v0[0], v1[1] - v1[0], v2[1] - v2[0])
+    total = v0[0] + v1[0] + v2[0]
+    if len(c) > RED and c[RED]:
+        n, p = HONOUR_NEED[c[RED]]
         total += n
         extra = min(extra, p - n)
     return total + extra

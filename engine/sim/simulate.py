@@ -80,16 +80,16 @@ def _day(days: int) -> str:
 
 
 def _ts(index: int, seq: int) -> str:
-    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (date and time of
-    day cached: a time of day is a multiple of 3 s, at most 28,800 strings)."""
+    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (the date cached,
+    the time of day from its minute's and second's strings)."""
     days, sec = divmod(index * 600 + seq * 3, 86400)
-    hms = _HMS.get(sec)
-    if hms is None:
-        hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
-    return _day(days) + hms
+    return _day(days) + _HM[sec // 60] + _SS[sec % 60]
 
 
-_HMS: dict[int, str] = {}
+_HM: tuple[str, ...] = tuple(f"T{m // 60:02d}:{m % 60:02d}" for m in range(1440))
+"""`THH:MM` of each minute of the day."""
+_SS: tuple[str, ...] = tuple(f":{s:02d}Z" for s in range(60))
+"""`:SSZ` of each second of a minute: `_HM[sec // 60] + _SS[sec % 60]` = `THH:MM:SSZ` of `sec`."""
 _DAYS: dict[int, str] = {}
 """`_day` by dict (no cache call per event): one entry per 144 match indexes simulated."""
 
@@ -102,9 +102,7 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
     tests/test_sim_speed_climbing3.py compare both paths with the model on generated payloads)."""
     t = payload["type"]
     days, sec = divmod(index * 600 + seq * 3, 86400)  # = _ts(index, seq), inlined
-    hms = _HMS.get(sec)
-    if hms is None:
-        hms = _HMS[sec] = f"T{sec // 3600:02d}:{sec // 60 % 60:02d}:{sec % 60:02d}Z"
+    hms = _HM[sec // 60] + _SS[sec % 60]
     day = _DAYS.get(days)
     if day is None:
         if len(_DAYS) >= 4096:  # bounded, as `_day`'s cache
@@ -384,17 +382,33 @@ def match_events(
 
         bot_action = colluding_bot(game, bot_action, pairs, dumps=w.dumps_at(names))
     seq = 2
+    # `_event(match_id, seq, index, payload)` inlined for the bots' events: this match's id passes
+    # the envelope's pattern or not (once), seq is an int ≥ 2, and `ts` follows seq by 3 s (the day
+    # string changes at midnight only); a payload of no trusted shape still goes to `_event`
+    trusted = _id_ok(match_id)
+    days, sec = divmod(index * 600 + seq * 3, 86400)
+    day = _day(days)
+    get_build = _TRUSTED.get
     while not is_finished(state):
         if seq >= MAX_EVENTS:
             raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
         payload = bot_action(state, rng)
         try:
-            ev = _event(match_id, seq, index, payload)
+            build = get_build(payload["type"]) if trusted else None  # = _event's KeyError on no type
+            ev = None
+            if build is not None:
+                ev = build(match_id, seq, day + _HM[sec // 60] + _SS[sec % 60], payload)
+            if ev is None:
+                ev = _event(match_id, seq, index, payload)
             state = apply(state, ev)
         except (Illegal, ContractError, ValueError) as e:
             raise SimulationError(f"{match_id} seq {seq}: the {game_id} bot chose {payload}, refused: {e}") from e
         yield ev
         seq += 1
+        sec += 3
+        if sec >= 86400:  # midnight: the next day's string
+            days, sec = days + 1, sec - 86400
+            day = _day(days)
     settlement = game.settle(state)
     yield _event(match_id, seq, index, {"type": "settled", "deltas": list(settlement.deltas)})
 
