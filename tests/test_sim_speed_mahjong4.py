@@ -284,3 +284,58 @@ def test_loop_timestamps_are_ts_across_midnight(game_id: str) -> None:
     for index in (0, 143, 287):
         for e in simulate_match(game_id, None, seed=2, index=index, chain=False):
             assert e.ts == _ts(index, e.seq)
+
+
+# ---------------------------------------------------------------- the dealt builder
+
+
+class _S(str):
+    """A str subclass: the validator's business, never the builder's."""
+
+
+def _dealt_payloads(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """Mahjong deals of every game, then broken copies (wrong types, names, sizes, keys)."""
+    good = []
+    for game in (XUEZHAN, HONGZHONG, ANSHUN):
+        for seed in range(5):
+            good.append({"type": "dealt", **game.deal(game.parse_rules({}), 4, random.Random(seed), dealer=seed % 4)})
+    odd: list[Any] = ["8z", "1x", "", _S("1m"), 5, None, ["1m"], "3h", "BJ", ("1m",), 1.0]
+    out: list[dict[str, Any]] = [dict(p) for p in good]
+    for _ in range(n):
+        p = rng.choice(good)
+        p = {"type": "dealt", "hands": [list(h) for h in p["hands"]], "wall": list(p["wall"])}
+        how = rng.random()
+        if how < 0.3:
+            p["wall"][rng.randrange(len(p["wall"]))] = rng.choice(odd)
+        elif how < 0.55:
+            h = rng.choice(p["hands"])
+            h[rng.randrange(len(h))] = rng.choice(odd)
+        elif how < 0.65:
+            p["hands"] = p["hands"][: rng.choice((0, 1, 7))] if rng.random() < 0.5 else p["hands"] * 2
+        elif how < 0.75:
+            p[rng.choice(("wall", "hands"))] = rng.choice([tuple(p["wall"]), "1m", None, {}])
+        elif how < 0.85:
+            p[rng.choice(("bottom", "stacks", "seat", "hash"))] = rng.choice([["3h"], [1, 2], 0, None])
+        elif how < 0.9:
+            del p[rng.choice(("wall", "hands"))]
+        else:
+            p["hands"][rng.randrange(len(p["hands"]))] = rng.choice([("1m",), "1m", None, []])
+        out.append(p)
+    return out
+
+
+def test_dealt_builder_is_the_model() -> None:
+    from engine.sim.simulate import _event
+    from tests.test_sim_speed_shared import MATCH_ID, _by_model, _outcome
+
+    built = refused = 0
+    for p in _dealt_payloads(random.Random(7), 1500):
+        got = _outcome(lambda p=p: _event(MATCH_ID, 1, 7, p))
+        assert got == _outcome(lambda p=p: _by_model(MATCH_ID, 1, 7, p)), p
+        built += got[0] == "event"
+        refused += got[0] == "error"
+    assert built > 200 and refused > 500
+    hands = [["1m", "2m"], ["3h"]]
+    ev = _event(MATCH_ID, 1, 7, {"type": "dealt", "hands": hands, "wall": ["5p"]})
+    hands[0].append("9s")
+    assert ev.hands == [["1m", "2m"], ["3h"]]  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from engine.errors import Illegal
 from engine.mahjong.core import Meld, Wall
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.fastshuffle import shuffle
-from engine.tiles import N_KINDS, TILE_NAME, counts_of, full_set, tile_id, tile_name, tile_names
+from engine.tiles import N_KINDS, TILE_ID, TILE_NAME, counts_of, full_set, tile_name, tile_names
 
 Counts = tuple[int, ...]
 RULE_ROLES = ("act", "discard", "window", "claim_hu", "peng", "zhi", "an", "bu", "self_hu", "rob", "draw")
@@ -118,10 +118,6 @@ def _full_deck(red: int) -> tuple[int, ...]:
     return tuple(full_set(3, red))
 
 
-def _ev(seq: int, **kw: Any) -> SimpleNamespace:
-    return SimpleNamespace(seq=seq, **kw)
-
-
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return t[:i] + (v,) + t[i + 1 :]
 
@@ -194,8 +190,8 @@ class ClaimGame:
             extra = "bottom" if dealt.bottom is not None else "stacks"
             raise Illegal("bad_deal", f"{p}-C3 a {self.id} deal is hands and wall only, not {extra}")
         try:
-            hands = [[tile_id(t) for t in h] for h in dealt.hands]
-            wall = [tile_id(t) for t in dealt.wall]
+            hands = [list(map(TILE_ID.__getitem__, h)) for h in dealt.hands]  # = tile_id of each
+            wall = list(map(TILE_ID.__getitem__, dealt.wall))
         except KeyError as e:
             raise Illegal("bad_deal", f"{p}-C1 {e.args[0]!r} is not a tile of this game") from None
         for seat, h in enumerate(hands):
@@ -255,7 +251,7 @@ class ClaimGame:
         if t not in MAHJONG_TYPES or (t == "ting" and not self.has_ting(s.rules)):
             raise Illegal("wrong_phase", f"{self.P}-R0 {t} is not an event of {self.id}")
         tile = ev.__dict__.get("tile")
-        tk = tile_id(tile) if tile is not None else None
+        tk = TILE_ID[tile] if tile is not None else None  # = tile_id(tile)
         if tk is not None and tk >= 27 and self.red == 0:
             raise Illegal("not_in_hand", f"{self.P}-C1 {tile} is not a tile of {self.id}")
         self.check(s, ev)
@@ -552,7 +548,7 @@ class ClaimGame:
         if s.done and not self.continues_after_end(s, SimpleNamespace(**payload)):
             return None
         try:
-            return self.apply(s, _ev(s.seq + 1, **payload))
+            return self.apply(s, SimpleNamespace(seq=s.seq + 1, **payload))
         except Illegal:
             return None
 

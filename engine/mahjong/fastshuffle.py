@@ -12,6 +12,7 @@ one) goes to its own `shuffle`.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 _PLAIN = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
@@ -24,10 +25,15 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _steps(len(x)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+@lru_cache(maxsize=16)
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The loop of a shuffle of `size` items: (i, n = i + 1, the bits of a draw below n), i from
+    size − 1 down to 1 (a deal's size is fixed per game: one tuple each)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))

@@ -60,6 +60,8 @@ class HongzhongRules(GameRules):
 
 
 HIT_NUMBERS = frozenset({1, 5, 9})
+RED_NAME = tile_name(RED)
+"""`7z`, the name of 红中."""
 KONG_REASON = {"bu": "gang_bu", "an": "gang_an", "zhi": "gang_zhi"}
 
 
@@ -156,16 +158,17 @@ class Hongzhong(ClaimGame):
         r = s.rules
         t = ev.type
         tile = ev.__dict__.get("tile")
-        k = tile_id(tile) if tile is not None else None
+        # `_apply` read the tile's kind (a KeyError for no tile): 红中 is the name `7z` (tile_id 27)
+        red = tile == RED_NAME
         if s.forced_seat is not None and not (t == "hu" and ev.seat == s.forced_seat):
             rule = "HZ-R1 four 红中 dealt" if "four_red" in s.extra and s.seq == 1 else "HZ-R10 forced_zimo"
             raise Illegal("illegal_move", f"{rule}: seat {s.forced_seat} must hu now, not {t}")
         if s.done and s.phase == "act" and not (t == "hu" and ev.seat == s.turn):
             raise Illegal("illegal_move", f"HZ-R12 the last drawable tile was drawn: only a hu by seat {s.turn} may follow")
         wild = r.hongzhong_wild
-        if t == "discard" and wild and k == RED and not r.hongzhong_discard:
+        if t == "discard" and wild and red and not r.hongzhong_discard:
             raise Illegal("illegal_move", "HZ-R4 hongzhong_discard is off: a 红中 may not be discarded")
-        if t in ("peng", "gang") and wild and k == RED:
+        if t in ("peng", "gang") and wild and red:
             code = "illegal_claim" if t == "peng" or ev.kind == "zhi" else "illegal_move"
             raise Illegal(code, f"HZ-R14 红中 is wild: it is never part of a {t}")
         if t == "gang":
@@ -176,7 +179,7 @@ class Hongzhong(ClaimGame):
             if ev.kind == "bu" and s.phase == "act" and s.turn == ev.seat and not s.after_peng:
                 if not s.drew:
                     raise Illegal("illegal_move", "HZ-R9 a bu gang needs the seat's own draw this turn")
-                if r.bu_gang_immediate and s.tile != k:
+                if r.bu_gang_immediate and s.tile != (tile_id(tile) if tile is not None else None):
                     raise Illegal("illegal_move", f"HZ-R9 late bu gang of {tile}: it must be declared on the turn its 4th copy is drawn")
         if t == "hu" and s.phase == "rob" and not r.qiang_gang_hu:
             raise Illegal("illegal_claim", "HZ-R11 qiang_gang_hu is off: a kong cannot be robbed")

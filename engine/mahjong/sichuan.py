@@ -465,6 +465,8 @@ _DECK: list[int] = full_set()
 _DECK_NAMES: tuple[str, ...] = tuple(tile_names(_DECK))
 _UNSET = object()
 _ORDERS = tuple(tuple((k + i) % N for i in range(1, N)) for k in range(N))
+_PLAY_EVENTS = ("draw", "discard", "peng", "gang", "hu")
+"""The events of the PLAY phase (SC-R4..R22)."""
 _EVENT_FIELDS = ("seq", "type", "seat", "tile", "kind", "tiles", "direction", "suit")
 
 
@@ -527,11 +529,10 @@ class SichuanGame:
     def apply(self, state: State, event: AnyEvent) -> State:
         """The reducer. Pure: the result of the last call is kept and returned again for the same
         state object and an equal event (the bot's trial of its choice, then the driver's apply)."""
-        d = getattr(event, "__dict__", None)
-        if d is None:
+        try:
+            key = tuple(map(event.__dict__.get, _EVENT_FIELDS))
+        except AttributeError:  # an event object without a __dict__
             key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
-        else:
-            key = tuple(map(d.get, _EVENT_FIELDS))
         last = self._last
         if last and last[0] is state and last[1] == key:
             return last[2]  # type: ignore[no-any-return]
@@ -545,17 +546,19 @@ class SichuanGame:
         # a discard or a draw (most events) writes `seq` in its one state copy (`_act`, `_draw_stage`):
         # no other path of theirs reads it; every other event starts from a copy with its seq
         st = state if t == "discard" or t == "draw" else replace(state, seq=seq)
-        if st.phase == "end":
+        if st.phase == "play" and t in _PLAY_EVENTS:
+            pass  # the common case: none of the checks below refuses it
+        elif st.phase == "end":
             raise _bad("after_end", f"SC-R21/R22 {t} after the hand ended")
-        if t == "exchange":
+        elif t == "exchange":
             return self._exchange(st, event)
-        if t == "exchange_direction":
+        elif t == "exchange_direction":
             return self._direction(st, event)
-        if t == "dingque":
+        elif t == "dingque":
             return self._dingque(st, event)
-        if t not in ("draw", "discard", "peng", "gang", "hu"):
+        elif t not in _PLAY_EVENTS:
             raise _bad("wrong_phase", f"SC-R0 {t} is not an event of Sichuan mahjong")
-        if st.phase != "play":
+        else:  # st.phase is not play
             raise _bad("wrong_phase", f"SC-R1/R3 {t} during the {st.phase} phase")
         seat: int = event.seat  # type: ignore[union-attr]
         tile = TILE_ID[event.tile]  # type: ignore[union-attr]  # = tile_id

@@ -55,7 +55,7 @@ from events.models import (
     Timeout,
     Ting,
 )
-from events.notation import ALL_CARDS, CARD_RANKS, MATCH_ID_RE, TILE_SET
+from events.notation import ALL_CARDS, CARD_RANKS, CARD_SET, MATCH_ID_RE, TILE_SET
 
 MAX_EVENTS = 5000
 """A match that has not ended after this many events is a bot bug, reported as such."""
@@ -242,6 +242,29 @@ def _tile_action(cls: type) -> _Builder:
 
 
 _GANG_KINDS = frozenset(("zhi", "bu", "an"))
+_HAND_ITEMS = CARD_SET | TILE_SET
+"""What a dealt hand may hold (`Dealt._hands_are_cards_or_tiles`)."""
+_STR_ONLY = frozenset((str,))
+
+
+def _dealt(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
+    """{type, hands, wall}: the mahjong deal. 2..6 hands, each a list of exact strs that are cards
+    or tiles, the wall a list of exact strs that are tiles (the lists copied); the checks in C
+    (`set(map(type, …))`, `issuperset`) instead of the model's per-tile validators."""
+    hands = p.get("hands")
+    wall = p.get("wall")
+    if len(p) != 3 or hands.__class__ is not list or wall.__class__ is not list or not 2 <= len(hands) <= 6:
+        return None
+    if not _STR_ONLY.issuperset(map(type, wall)) or not TILE_SET.issuperset(wall):
+        return None
+    copies = []
+    for h in hands:
+        if h.__class__ is not list or not _STR_ONLY.issuperset(map(type, h)) or not _HAND_ITEMS.issuperset(h):
+            return None
+        copies.append(list(h))
+    values = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": "dealt", "hands": copies,
+              "bottom": None, "wall": list(wall), "stacks": None}  # fmt: skip
+    return construct(Dealt, values, {"match_id", "seq", "ts", "type", "hands", "wall"})
 
 
 _TRUSTED: dict[str, _Builder] = {
@@ -252,6 +275,7 @@ _TRUSTED: dict[str, _Builder] = {
     "compare": _seat_and(Compare, "target", int, seat_value=True),
     "play": _play,
     "laizi": _laizi,
+    "dealt": _dealt,
     **{m.model_fields["type"].default: _tile_action(m) for m in (Draw, Discard, Peng, Gang, Hu)},
 }
 """The bots' event types built without the validator when their payload has the expected shape."""
