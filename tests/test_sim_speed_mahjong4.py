@@ -32,7 +32,7 @@ from engine.mahjong.core import Meld
 from engine.mahjong.hongzhong import HONGZHONG, HongzhongRules, hand_wins
 from engine.mahjong.sichuan import XUELIU, XUEZHAN, State, _active, wins_with
 from engine.sim.simulate import _ts, simulate_match
-from engine.tiles import RED, full_set, tile_names
+from engine.tiles import RED, TILE_ID, full_set, tile_names
 from tests.mj_hands import random_hand
 
 # ---------------------------------------------------------------- shuffle
@@ -339,3 +339,43 @@ def test_dealt_builder_is_the_model() -> None:
     ev = _event(MATCH_ID, 1, 7, {"type": "dealt", "hands": hands, "wall": ["5p"]})
     hands[0].append("9s")
     assert ev.hands == [["1m", "2m"], ["3h"]]  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- Anshun's after()
+
+
+def _anshun_after_ref(s: claimflow.Table, ev: Any, before: claimflow.Table) -> claimflow.Table:
+    """The previous `after` of a discard (every field rewritten, the tile read by tile_id)."""
+    from engine.mahjong.anshun import YAO_JI
+    from engine.tiles import tile_id
+
+    seat = ev.seat
+    ch: dict[str, Any] = {"has_discarded": claimflow._set(s.has_discarded, seat, True)}
+    if before.ting_pending == seat:
+        ch["ting"] = claimflow._set(s.ting, seat, True)
+        ch["ting_pending"] = None
+    ch["claim_hot"] = before.hot_pending[seat]
+    ch["hot_pending"] = claimflow._set(s.hot_pending, seat, None)
+    if tile_id(ev.tile) == YAO_JI and s.first_1s is None:
+        ch["first_1s"] = (seat, ev.seq, False)
+    if s.wall.remaining == 0:
+        ch["done"] = True
+    return claimflow.replace(s, **ch)
+
+
+def test_anshun_after_a_discard_is_the_previous_one() -> None:
+    import dataclasses
+
+    seen = 0
+    for i in range(12):
+        events = simulate_match("anshun", None, seed=6, index=i, chain=False)
+        s = ANSHUN.start(events[0], events[1], ANSHUN.parse_rules({}))
+        for ev in events[2:-1]:
+            new = ANSHUN.apply(s, ev)
+            if ev.type == "discard":
+                mid = ANSHUN._discard(s, ev, TILE_ID[ev.tile])
+                want = _anshun_after_ref(mid, ev, s)
+                assert dataclasses.astuple(new) == dataclasses.astuple(want)
+                seen += 1
+            s = new
+    assert seen > 200

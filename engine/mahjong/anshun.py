@@ -50,6 +50,7 @@ from engine.mahjong.hongzhong import read_hand
 from engine.tiles import N_KINDS, N_SUITED, tile_id, tile_name, tile_names
 
 YAO_JI = 18  # 1s
+YAO_JI_NAME = tile_name(YAO_JI)
 
 
 class AnshunRules(GameRules):
@@ -254,16 +255,18 @@ class Anshun(ClaimGame):
         t = ev.type
         if t == "discard":
             seat = ev.seat
-            # one copy of the state with every change of the discard
-            ch: dict[str, Any] = {"has_discarded": _set(s.has_discarded, seat, True)}
+            # one copy of the state with every change of the discard (a field already holding its
+            # new value is not rewritten)
+            ch: dict[str, Any] = {} if s.has_discarded[seat] else {"has_discarded": _set(s.has_discarded, seat, True)}
             if before.ting_pending == seat:
                 if not self.ready_waits(s, seat):
                     raise Illegal("illegal_move", f"AS-R12 seat {seat} declared 天听 but after discarding {ev.tile} its 13 tiles are not ready")
                 ch["ting"] = _set(s.ting, seat, True)
                 ch["ting_pending"] = None
             ch["claim_hot"] = before.hot_pending[seat]
-            ch["hot_pending"] = _set(s.hot_pending, seat, None)
-            if tile_id(ev.tile) == YAO_JI and s.first_1s is None:
+            if s.hot_pending[seat] is not None:
+                ch["hot_pending"] = _set(s.hot_pending, seat, None)
+            if ev.tile == YAO_JI_NAME and s.first_1s is None:  # = tile_id(ev.tile) == YAO_JI
                 ch["first_1s"] = (seat, ev.seq, False)
             if s.wall.remaining == 0:
                 ch["done"] = True  # AS-R16: 荒庄 unless a hu on this discard follows
