@@ -137,6 +137,8 @@ def _id_ok(match_id: str) -> bool:
     return False
 
 
+_SEATS = frozenset(range(6))
+"""A Seat's values (0..5), for an exact int: `seat in _SEATS` = `0 <= seat <= 5`."""
 _CARD_NAME: dict[str, str] = {c: c for c in ALL_CARDS}
 _LAIZI_RANKS: frozenset[str] = frozenset([*CARD_RANKS, "BJ", "RJ"])
 _Builder = Callable[[str, int, str, Mapping[str, Any]], Any]
@@ -153,7 +155,7 @@ def _seat_only(cls: type) -> _Builder:
 
     def build(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
         seat = p.get("seat")
-        if len(p) != 2 or seat.__class__ is not int or not 0 <= seat <= 5:
+        if len(p) != 2 or seat.__class__ is not int or seat not in _SEATS:
             return None
         fields = {"match_id": match_id, "seq": seq, "ts": ts, "hash": None, "type": name, "seat": seat}
         if reason:
@@ -170,7 +172,7 @@ def _seat_and(cls: type, key: str, kind: type, seat_value: bool = False) -> _Bui
     def build(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
         seat = p.get("seat")
         v = p.get(key)
-        if len(p) != 3 or seat.__class__ is not int or not 0 <= seat <= 5 or v.__class__ is not kind:
+        if len(p) != 3 or seat.__class__ is not int or seat not in _SEATS or v.__class__ is not kind:
             return None
         if seat_value and not 0 <= v <= 5:
             return None
@@ -185,7 +187,7 @@ def _play(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
     exact strs (copied)."""
     seat = p.get("seat")
     raw = p.get("cards")
-    if seat.__class__ is not int or not 0 <= seat <= 5 or raw.__class__ is not list or not 1 <= len(raw) <= 54:
+    if seat.__class__ is not int or seat not in _SEATS or raw.__class__ is not list or not 1 <= len(raw) <= 54:
         return None
     try:
         cards = list(map(_CARD_NAME.__getitem__, raw))  # KeyError: not a card; TypeError: unhashable
@@ -221,11 +223,12 @@ def _tile_action(cls: type) -> _Builder:
     with its `kind` too (zhi, bu, an). A tile is an exact str of the contract's tile names."""
     name = cls.model_fields["type"].default  # type: ignore[attr-defined]
     gang = "kind" in cls.model_fields  # type: ignore[attr-defined]
+    size = 4 if gang else 3  # the payload's keys
 
     def build(match_id: str, seq: int, ts: str, p: Mapping[str, Any]) -> Any:
         seat = p.get("seat")
         tile = p.get("tile")
-        if len(p) != (4 if gang else 3) or seat.__class__ is not int or not 0 <= seat <= 5:
+        if len(p) != size or seat.__class__ is not int or seat not in _SEATS:
             return None
         if tile.__class__ is not str or tile not in TILE_SET:
             return None
