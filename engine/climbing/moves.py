@@ -479,9 +479,7 @@ _MAIN: tuple[tuple[tuple[Counts, ...], ...], ...] = tuple(
 """_MAIN[unit][L][lo]: the counts of `unit` cards on each rank lo..lo+L-1 (a main part alone)."""
 
 
-def _plain_kicked(
-    hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]
-) -> None:
+def _plain_kicked(hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]) -> None:
     """`_kickers` without wild cards for the main part on lo..lo+L-1, each kicker vector added to
     the main part as a Move appended to `out`, in `_kickers`'s order (ranks rising; at each rank
     the most cards first)."""
@@ -562,6 +560,22 @@ def _plain_kicked(
     rec(0, k)
 
 
+@cache
+def _single_plan(
+    mr: MoveRules, top_type: str, top_level: int
+) -> tuple[tuple[bytes, int, bool, tuple[Move, ...]], ...] | None:
+    """`_gen_plan` against a top when every type it tries is one rank, no kickers (solo, pair,
+    trio, bomb): (the `_AT_LEAST` table of its unit, its ranks' byte mask, the top's key as the
+    floor, its move at each rank); None when some type has a chain or kickers."""
+    out = []
+    for t, zero_based, mask8, _top_len, top_key in _gen_plan(mr, top_type, top_level):
+        if t.kick or t.max_len != 1 or not zero_based:
+            return None
+        moves = tuple(_move(Move, (t.name, 1, r, t.level, _MAIN[t.unit][1][r])) for r in range(N_RANKS))
+        out.append((_AT_LEAST[t.unit], mask8, top_key, moves))
+    return tuple(out)
+
+
 def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0) -> list[Move]:
     """Every legal move from `hand` (count vector), only those beating `top` when given.
 
@@ -571,8 +585,23 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
     in the same order as `_gen_type`.
     """
     out: list[Move] = []
-    size = sum(hand) + wild
     hb = bytes(hand)
+    if top is not None and not wild and top.length == 1:
+        single = _single_plan(mr, top.type, top.level)
+        if single is not None:  # the general path below for one-rank types: the same moves, same order
+            floor = -1 << 8 * (top.key + 1)
+            for table, mask8, keyed, moves in single:
+                m = int.from_bytes(hb.translate(table), "little") & mask8
+                if keyed:
+                    m &= floor
+                while m:
+                    low = m & -m
+                    m ^= low
+                    out.append(moves[(low.bit_length() - 1) >> 3])
+            if mr.rocket and hand[BJ_R] and hand[RJ_R] and top.level < LEVEL_ROCKET:
+                out.append(_ROCKET)
+            return out
+    size = sum(hand) + wild
     no_rocket = not mr.kicker_rocket
     plan = _gen_plan(mr, None, 0) if top is None else _gen_plan(mr, top.type, top.level)
     for t, zero_based, mask8, top_len, top_key in plan:
