@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
-from engine.climbing.laizi import Reading, best_reading, laizi_moves, readings
+from engine.climbing.laizi import Reading, _reading, best_reading, laizi_moves, readings
 from engine.climbing.moves import (
     _MAIN,
     BJ_R,
@@ -110,14 +110,18 @@ def _runs_split(c: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     pos = 0
     for run in c.split(b"\0"):
         if run:
-            k, groups = _run_split(run, mins)
+            k, groups = _run_split_at(run, pos, mins) if pos else _run_split(run, mins)
             n_total += k
-            if pos:
-                out.extend((g, lo + pos, hi + pos) for g, lo, hi in groups)
-            else:
-                out.extend(groups)
+            out += groups
         pos += len(run) + 1
     return n_total, tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_split_at(run: bytes, pos: int, mins: tuple[int, int, int]) -> tuple[int, Groups]:
+    """`_run_split` with its groups moved to the run's position `pos` in the hand."""
+    k, groups = _run_split(run, mins)
+    return k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups)
 
 
 def _runs_n(c: bytes, mins: tuple[int, int, int]) -> int:
@@ -150,9 +154,7 @@ def _high_split(tail: Counts, base: int) -> tuple[int, Groups]:
     return n_total, tuple(out)
 
 
-def _best_split(
-    c: Counts, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)
-) -> tuple[int, Groups]:
+def _best_split(c: Counts, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)) -> tuple[int, Groups]:
     """(number of groups, groups) with groups as (kind, lo, hi), kind in solo/pair/trio/bomb/rocket/chain1/2/3.
 
     The fewest groups; among equals, the first found by a search that takes the lowest rank first
@@ -479,11 +481,15 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
         for rd in cands:
             if sum(rd[0].counts) == size:
                 return rd  # type: ignore[return-value]  # goes out
-    else:  # (move, no `as`) pairs: a Reading only for the move chosen
-        cands = [(mv, ()) for mv in generate(counts, mr, st.top)]
-        for mv, _ in cands:
+    else:
+        plain = generate(counts, mr, st.top)
+        for mv in plain:
             if mv.counts == counts:  # = its size is the hand's (a move of the hand, no laizi)
                 return Reading(mv, ())  # goes out
+        if not plain or partner_on_top:
+            return None
+        pick = _pick_plain(plain, counts, st.hands[top_seat].bit_count())
+        return None if pick is None else _reading(Reading, (pick, ()))
     if not cands or partner_on_top:
         return None
     hb = bytes(counts)
@@ -524,3 +530,73 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
             best = (mv, as_)
             b_level, b_used, b_after, b_key = level, used_laizi, after, mv.key
     return None if best is None else Reading(best[0], best[1])
+
+
+def _pick_plain(cands: list[Move], counts: Counts, opp_cards: int) -> Move | None:
+    """`_follow`'s pick among moves without laizi (none used, none left): the (move, as) loop with
+    `as` empty, the key (bomb level, groups left, rank); a one-rank move's groups left counted on
+    the one run it changes (`_n_groups_less`). tests/test_sim_speed_climbing4.py checks both."""
+    hb = bytes(counts)
+    before = _n_groups_bytes(hb)
+    hx = int.from_bytes(hb, "little")
+    best: Move | None = None
+    b_level = b_after = b_key = 0
+    for mv in cands:
+        level = mv.level
+        key = mv.key
+        if best is not None:
+            if level > b_level:
+                continue  # its key is larger whatever the groups left: not counted
+            if level == b_level:  # subadditive: `after` is at least `low` (as in `_follow`)
+                low = before - _plain_groups(mv.counts, ())
+                if low > b_after or (low == b_after and key > b_key):
+                    continue
+        if mv.length == 1 and key < CHAIN_TOP + 1 and mv.type in _ONE_RANK:
+            after = _n_groups_less(hb, hx, before, key, mv.counts[key])
+        else:
+            rest = hx - int.from_bytes(bytes(mv.counts), "little")
+            if rest < 0 or rest & _HIGH8:
+                continue
+            after = _n_groups_bytes(rest.to_bytes(15, "little"))
+        if level:
+            if not (after <= 1 or opp_cards <= 4):
+                continue
+        elif after > before and opp_cards > 5:
+            continue
+        if best is None or (level, after, key) < (b_level, b_after, b_key):
+            best = mv
+            b_level, b_after, b_key = level, after, key
+    return best
+
+
+_ONE_RANK = frozenset(("solo", "pair", "trio", "bomb"))
+"""Dou Dizhu's move types of one rank and no kickers (key = that rank)."""
+
+
+def _run_n(run: bytes) -> int:
+    """`_run_split(run, _DDZ_MINS)[0]`, kept in `_RUN_N` (bounded)."""
+    k = _RUN_N.get(run)
+    if k is None:
+        if len(_RUN_N) >= 1 << 17:
+            _RUN_N.clear()
+        k = _RUN_N[run] = _run_split(run, _DDZ_MINS)[0]
+    return k
+
+
+def _n_groups_less(hb: bytes, hx: int, before: int, r: int, k: int) -> int:
+    """`_n_groups_bytes` of the hand `hb` (packed `hx`, `before` its groups) less k cards of the
+    chainable rank r: only the run holding r changes (no group spans an empty rank), so its groups
+    are replaced by those of what is left of it (two runs when rank r is emptied)."""
+    s = hb.rfind(b"\0", 0, r) + 1
+    e = hb.find(b"\0", r, _DDZ_TOP)
+    if e < 0:
+        e = _DDZ_TOP
+    rb = (hx - (k << 8 * r)).to_bytes(15, "little")
+    n = before - _run_n(hb[s:e])
+    if rb[r]:
+        return n + _run_n(rb[s:e])
+    if s < r:
+        n += _run_n(rb[s:r])
+    if r + 1 < e:
+        n += _run_n(rb[r + 1 : e])
+    return n

@@ -118,6 +118,10 @@ class MoveRules:
     classified: dict[Counts, Move | None] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """`classify(counts, self)` by counts, filled by `classified_move` (no hash of the rules a look-up)."""
     _hash: list[int] = field(default_factory=list, compare=False, hash=False, repr=False)
+    single: dict[tuple[str, int], tuple[tuple[bytes, int, bool, tuple[Move, ...]], ...] | None] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    """`_single_plan(self, top type, top level)` by (type, level): no hash of the rules a look-up."""
 
     def __post_init__(self) -> None:
         self.by_name.update({t.name: t for t in self.types})
@@ -587,7 +591,8 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
     out: list[Move] = []
     hb = bytes(hand)
     if top is not None and not wild and top.length == 1:
-        single = _single_plan(mr, top.type, top.level)
+        tk = (top.type, top.level)
+        single = mr.single[tk] if tk in mr.single else mr.single.setdefault(tk, _single_plan(mr, *tk))
         if single is not None:  # the general path below for one-rank types: the same moves, same order
             floor = -1 << 8 * (top.key + 1)
             for table, mask8, keyed, moves in single:
