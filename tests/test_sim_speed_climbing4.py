@@ -118,3 +118,18 @@ def test_pick_plain_equals_the_move_as_loop() -> None:
             cands = M.generate(hand, mr, top)
             for opp in (1, 4, 5, 6, 9, 17):
                 assert _pick_plain(cands, hand, opp) == _pick_reference(cands, hand, opp), (hand, top, opp)
+
+
+def test_hands_left_by_the_bots_plays_have_their_mask_counts() -> None:
+    """Every hand the Dou Dizhu bot put in `_HAND_COUNTS` (a hand its play leaves, counted from
+    the counts played) has the counts `_mask_counts` gives its mask."""
+    from engine.climbing import bot as B
+    from engine.sim.simulate import simulate_match
+
+    B._HAND_COUNTS.clear()
+    for i in range(30):
+        simulate_match("ddz", {"rob": True} if i % 2 else None, 3, i, chain=False)
+        simulate_match("ddz_laizi", None, 3, i, chain=False)
+    assert len(B._HAND_COUNTS) > 300
+    for mask, got in B._HAND_COUNTS.items():
+        assert got == B._mask_counts(mask, -1)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
@@ -344,12 +345,32 @@ def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     return tuple(c), m
 
 
+_HAND_COUNTS: dict[int, tuple[Counts, int]] = {}
+"""`_mask_counts(mask, -1)` by hand mask (no laizi rank), bounded; the hand a play of the bot
+leaves is put in when the play is chosen (`_payload`), from the counts it played."""
+
+
+def _plain_counts(mask: int) -> tuple[Counts, int]:
+    """`_mask_counts(mask, -1)`, kept in `_HAND_COUNTS`."""
+    got = _HAND_COUNTS.get(mask)
+    if got is None:
+        if len(_HAND_COUNTS) >= 1 << 14:
+            _HAND_COUNTS.clear()
+        got = _HAND_COUNTS[mask] = _mask_counts(mask, -1)
+    return got
+
+
 _LOW_NAMES: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
     tuple(tuple(tuple(CARD_NAME[4 * r + b] for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
     for r in range(13)
 )
 """_LOW_NAMES[r][nibble][k]: the names of the k lowest cards of rank r held (the hand mask's
 nibble of rank r), fewer when the hand holds fewer."""
+_LOW_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(sum(1 << 4 * r + b for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
+    for r in range(13)
+)
+"""_LOW_BITS[r][nibble][k]: the card bits of those cards (the `_LOW_NAMES` entry's)."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -358,9 +379,10 @@ def _rank_needs(counts: Counts) -> tuple[tuple[int, int], ...]:
     return tuple((r, k) for r, k in enumerate(counts) if k)
 
 
-def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
+def _payload(st: DDZState, seat: int, rd: Reading, counts: Counts | None = None) -> dict[str, Any]:
     """`DouDizhu.play_payload` on the hand mask: the lowest card ids of each rank, laizi cards for
-    the `as` entries (in rank order, then the laizi cards)."""
+    the `as` entries (in rank order, then the laizi cards). Given the hand's `counts` and without a
+    laizi rank, the hand left (`counts` less the play's) goes into `_HAND_COUNTS`."""
     mask = st.hands[seat]
     if rd.as_:
         need = list(rd.move.counts)
@@ -370,11 +392,17 @@ def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
     else:
         needs = _rank_needs(rd.move.counts)
     cards: list[str] = []
+    gone = 0
     for r, k in needs:
         if r < 13:
-            cards.extend(_LOW_NAMES[r][(mask >> 4 * r) & 15][k])
+            nib = (mask >> 4 * r) & 15
+            cards.extend(_LOW_NAMES[r][nib][k])
+            gone |= _LOW_BITS[r][nib][k]
         else:
             cards.append(CARD_NAME[39 + r])
+            gone |= 1 << 39 + r
+    if counts is not None and st.laizi is None and len(_HAND_COUNTS) < 1 << 14:
+        _HAND_COUNTS[mask & ~gone] = (tuple(map(sub, counts, rd.move.counts)), 0)
     if rd.as_:
         lr = st.laizi
         assert lr is not None
@@ -389,7 +417,11 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
         return {"type": "laizi", "rank": "3456789TJQKA2"[rng.randrange(13)]}
     seat = st.turn
     assert seat is not None
-    counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
+    if st.laizi is None:
+        got = _HAND_COUNTS.get(st.hands[seat])
+        counts, m = got if got is not None else _plain_counts(st.hands[seat])
+    else:
+        counts, m = _mask_counts(st.hands[seat], st.laizi)
     if st.phase == "bid":
         s = _noisy_strength(counts, m, rng, 7.0)  # below 7: no bid in either game
         if s is None:
@@ -406,11 +438,11 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
     mr = st.mr or game.move_rules(st.rules)
     size = sum(counts) + m
     if st.top is None:
-        return _payload(st, seat, _lead(game, st, seat, counts, m, mr))
+        return _payload(st, seat, _lead(game, st, seat, counts, m, mr), counts)
     rd = _follow(game, st, seat, counts, m, size, mr)
     if rd is None:
         return {"type": "pass", "seat": seat}
-    return _payload(st, seat, rd)
+    return _payload(st, seat, rd, counts)
 
 
 def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: Any) -> Reading:
