@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
-from engine.climbing.laizi import Reading, best_reading, laizi_moves, readings
+from engine.climbing.laizi import Reading, _reading, best_reading, laizi_moves, readings
 from engine.climbing.moves import (
     _MAIN,
     BJ_R,
@@ -110,14 +111,18 @@ def _runs_split(c: bytes, mins: tuple[int, int, int]) -> tuple[int, Groups]:
     pos = 0
     for run in c.split(b"\0"):
         if run:
-            k, groups = _run_split(run, mins)
+            k, groups = _run_split_at(run, pos, mins) if pos else _run_split(run, mins)
             n_total += k
-            if pos:
-                out.extend((g, lo + pos, hi + pos) for g, lo, hi in groups)
-            else:
-                out.extend(groups)
+            out += groups
         pos += len(run) + 1
     return n_total, tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_split_at(run: bytes, pos: int, mins: tuple[int, int, int]) -> tuple[int, Groups]:
+    """`_run_split` with its groups moved to the run's position `pos` in the hand."""
+    k, groups = _run_split(run, mins)
+    return k, tuple((g, lo + pos, hi + pos) for g, lo, hi in groups)
 
 
 def _runs_n(c: bytes, mins: tuple[int, int, int]) -> int:
@@ -150,9 +155,7 @@ def _high_split(tail: Counts, base: int) -> tuple[int, Groups]:
     return n_total, tuple(out)
 
 
-def _best_split(
-    c: Counts, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)
-) -> tuple[int, Groups]:
+def _best_split(c: Counts, chain_top: int = CHAIN_TOP, mins: tuple[int, int, int] = (5, 3, 2)) -> tuple[int, Groups]:
     """(number of groups, groups) with groups as (kind, lo, hi), kind in solo/pair/trio/bomb/rocket/chain1/2/3.
 
     The fewest groups; among equals, the first found by a search that takes the lowest rank first
@@ -342,12 +345,32 @@ def _mask_counts(mask: int, lr: int) -> tuple[Counts, int]:
     return tuple(c), m
 
 
+_HAND_COUNTS: dict[int, tuple[Counts, int]] = {}
+"""`_mask_counts(mask, -1)` by hand mask (no laizi rank), bounded; the hand a play of the bot
+leaves is put in when the play is chosen (`_payload`), from the counts it played."""
+
+
+def _plain_counts(mask: int) -> tuple[Counts, int]:
+    """`_mask_counts(mask, -1)`, kept in `_HAND_COUNTS`."""
+    got = _HAND_COUNTS.get(mask)
+    if got is None:
+        if len(_HAND_COUNTS) >= 1 << 14:
+            _HAND_COUNTS.clear()
+        got = _HAND_COUNTS[mask] = _mask_counts(mask, -1)
+    return got
+
+
 _LOW_NAMES: tuple[tuple[tuple[tuple[str, ...], ...], ...], ...] = tuple(
     tuple(tuple(tuple(CARD_NAME[4 * r + b] for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
     for r in range(13)
 )
 """_LOW_NAMES[r][nibble][k]: the names of the k lowest cards of rank r held (the hand mask's
 nibble of rank r), fewer when the hand holds fewer."""
+_LOW_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(sum(1 << 4 * r + b for b in _NIBBLE_BITS[n][:k]) for k in range(5)) for n in range(16))
+    for r in range(13)
+)
+"""_LOW_BITS[r][nibble][k]: the card bits of those cards (the `_LOW_NAMES` entry's)."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -356,9 +379,10 @@ def _rank_needs(counts: Counts) -> tuple[tuple[int, int], ...]:
     return tuple((r, k) for r, k in enumerate(counts) if k)
 
 
-def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
+def _payload(st: DDZState, seat: int, rd: Reading, counts: Counts | None = None) -> dict[str, Any]:
     """`DouDizhu.play_payload` on the hand mask: the lowest card ids of each rank, laizi cards for
-    the `as` entries (in rank order, then the laizi cards)."""
+    the `as` entries (in rank order, then the laizi cards). Given the hand's `counts` and without a
+    laizi rank, the hand left (`counts` less the play's) goes into `_HAND_COUNTS`."""
     mask = st.hands[seat]
     if rd.as_:
         need = list(rd.move.counts)
@@ -368,11 +392,17 @@ def _payload(st: DDZState, seat: int, rd: Reading) -> dict[str, Any]:
     else:
         needs = _rank_needs(rd.move.counts)
     cards: list[str] = []
+    gone = 0
     for r, k in needs:
         if r < 13:
-            cards.extend(_LOW_NAMES[r][(mask >> 4 * r) & 15][k])
+            nib = (mask >> 4 * r) & 15
+            cards.extend(_LOW_NAMES[r][nib][k])
+            gone |= _LOW_BITS[r][nib][k]
         else:
             cards.append(CARD_NAME[39 + r])
+            gone |= 1 << 39 + r
+    if counts is not None and st.laizi is None and len(_HAND_COUNTS) < 1 << 14:
+        _HAND_COUNTS[mask & ~gone] = (tuple(map(sub, counts, rd.move.counts)), 0)
     if rd.as_:
         lr = st.laizi
         assert lr is not None
@@ -387,7 +417,11 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
         return {"type": "laizi", "rank": "3456789TJQKA2"[rng.randrange(13)]}
     seat = st.turn
     assert seat is not None
-    counts, m = _mask_counts(st.hands[seat], -1 if st.laizi is None else st.laizi)
+    if st.laizi is None:
+        got = _HAND_COUNTS.get(st.hands[seat])
+        counts, m = got if got is not None else _plain_counts(st.hands[seat])
+    else:
+        counts, m = _mask_counts(st.hands[seat], st.laizi)
     if st.phase == "bid":
         s = _noisy_strength(counts, m, rng, 7.0)  # below 7: no bid in either game
         if s is None:
@@ -404,11 +438,11 @@ def ddz_bot_action(game: DouDizhu, st: DDZState, rng: random.Random) -> dict[str
     mr = st.mr or game.move_rules(st.rules)
     size = sum(counts) + m
     if st.top is None:
-        return _payload(st, seat, _lead(game, st, seat, counts, m, mr))
+        return _payload(st, seat, _lead(game, st, seat, counts, m, mr), counts)
     rd = _follow(game, st, seat, counts, m, size, mr)
     if rd is None:
         return {"type": "pass", "seat": seat}
-    return _payload(st, seat, rd)
+    return _payload(st, seat, rd, counts)
 
 
 def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: Any) -> Reading:
@@ -479,11 +513,15 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
         for rd in cands:
             if sum(rd[0].counts) == size:
                 return rd  # type: ignore[return-value]  # goes out
-    else:  # (move, no `as`) pairs: a Reading only for the move chosen
-        cands = [(mv, ()) for mv in generate(counts, mr, st.top)]
-        for mv, _ in cands:
+    else:
+        plain = generate(counts, mr, st.top)
+        for mv in plain:
             if mv.counts == counts:  # = its size is the hand's (a move of the hand, no laizi)
                 return Reading(mv, ())  # goes out
+        if not plain or partner_on_top:
+            return None
+        pick = _pick_plain(plain, counts, st.hands[top_seat].bit_count())
+        return None if pick is None else _reading(Reading, (pick, ()))
     if not cands or partner_on_top:
         return None
     hb = bytes(counts)
@@ -524,3 +562,73 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
             best = (mv, as_)
             b_level, b_used, b_after, b_key = level, used_laizi, after, mv.key
     return None if best is None else Reading(best[0], best[1])
+
+
+def _pick_plain(cands: list[Move], counts: Counts, opp_cards: int) -> Move | None:
+    """`_follow`'s pick among moves without laizi (none used, none left): the (move, as) loop with
+    `as` empty, the key (bomb level, groups left, rank); a one-rank move's groups left counted on
+    the one run it changes (`_n_groups_less`). tests/test_sim_speed_climbing4.py checks both."""
+    hb = bytes(counts)
+    before = _n_groups_bytes(hb)
+    hx = int.from_bytes(hb, "little")
+    best: Move | None = None
+    b_level = b_after = b_key = 0
+    for mv in cands:
+        level = mv.level
+        key = mv.key
+        if best is not None:
+            if level > b_level:
+                continue  # its key is larger whatever the groups left: not counted
+            if level == b_level:  # subadditive: `after` is at least `low` (as in `_follow`)
+                low = before - _plain_groups(mv.counts, ())
+                if low > b_after or (low == b_after and key > b_key):
+                    continue
+        if mv.length == 1 and key < CHAIN_TOP + 1 and mv.type in _ONE_RANK:
+            after = _n_groups_less(hb, hx, before, key, mv.counts[key])
+        else:
+            rest = hx - int.from_bytes(bytes(mv.counts), "little")
+            if rest < 0 or rest & _HIGH8:
+                continue
+            after = _n_groups_bytes(rest.to_bytes(15, "little"))
+        if level:
+            if not (after <= 1 or opp_cards <= 4):
+                continue
+        elif after > before and opp_cards > 5:
+            continue
+        if best is None or (level, after, key) < (b_level, b_after, b_key):
+            best = mv
+            b_level, b_after, b_key = level, after, key
+    return best
+
+
+_ONE_RANK = frozenset(("solo", "pair", "trio", "bomb"))
+"""Dou Dizhu's move types of one rank and no kickers (key = that rank)."""
+
+
+def _run_n(run: bytes) -> int:
+    """`_run_split(run, _DDZ_MINS)[0]`, kept in `_RUN_N` (bounded)."""
+    k = _RUN_N.get(run)
+    if k is None:
+        if len(_RUN_N) >= 1 << 17:
+            _RUN_N.clear()
+        k = _RUN_N[run] = _run_split(run, _DDZ_MINS)[0]
+    return k
+
+
+def _n_groups_less(hb: bytes, hx: int, before: int, r: int, k: int) -> int:
+    """`_n_groups_bytes` of the hand `hb` (packed `hx`, `before` its groups) less k cards of the
+    chainable rank r: only the run holding r changes (no group spans an empty rank), so its groups
+    are replaced by those of what is left of it (two runs when rank r is emptied)."""
+    s = hb.rfind(b"\0", 0, r) + 1
+    e = hb.find(b"\0", r, _DDZ_TOP)
+    if e < 0:
+        e = _DDZ_TOP
+    rb = (hx - (k << 8 * r)).to_bytes(15, "little")
+    n = before - _run_n(hb[s:e])
+    if rb[r]:
+        return n + _run_n(rb[s:e])
+    if s < r:
+        n += _run_n(rb[s:r])
+    if r + 1 < e:
+        n += _run_n(rb[r + 1 : e])
+    return n

@@ -118,6 +118,10 @@ class MoveRules:
     classified: dict[Counts, Move | None] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """`classify(counts, self)` by counts, filled by `classified_move` (no hash of the rules a look-up)."""
     _hash: list[int] = field(default_factory=list, compare=False, hash=False, repr=False)
+    single: dict[tuple[str, int], tuple[tuple[bytes, int, bool, tuple[Move, ...]], ...] | None] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    """`_single_plan(self, top type, top level)` by (type, level): no hash of the rules a look-up."""
 
     def __post_init__(self) -> None:
         self.by_name.update({t.name: t for t in self.types})
@@ -479,9 +483,7 @@ _MAIN: tuple[tuple[tuple[Counts, ...], ...], ...] = tuple(
 """_MAIN[unit][L][lo]: the counts of `unit` cards on each rank lo..lo+L-1 (a main part alone)."""
 
 
-def _plain_kicked(
-    hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]
-) -> None:
+def _plain_kicked(hand: Counts, t: TypeSpec, L: int, lo: int, k: int, no_rocket: bool, out: list[Move]) -> None:
     """`_kickers` without wild cards for the main part on lo..lo+L-1, each kicker vector added to
     the main part as a Move appended to `out`, in `_kickers`'s order (ranks rising; at each rank
     the most cards first)."""
@@ -562,6 +564,22 @@ def _plain_kicked(
     rec(0, k)
 
 
+@cache
+def _single_plan(
+    mr: MoveRules, top_type: str, top_level: int
+) -> tuple[tuple[bytes, int, bool, tuple[Move, ...]], ...] | None:
+    """`_gen_plan` against a top when every type it tries is one rank, no kickers (solo, pair,
+    trio, bomb): (the `_AT_LEAST` table of its unit, its ranks' byte mask, the top's key as the
+    floor, its move at each rank); None when some type has a chain or kickers."""
+    out = []
+    for t, zero_based, mask8, _top_len, top_key in _gen_plan(mr, top_type, top_level):
+        if t.kick or t.max_len != 1 or not zero_based:
+            return None
+        moves = tuple(_move(Move, (t.name, 1, r, t.level, _MAIN[t.unit][1][r])) for r in range(N_RANKS))
+        out.append((_AT_LEAST[t.unit], mask8, top_key, moves))
+    return tuple(out)
+
+
 def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0) -> list[Move]:
     """Every legal move from `hand` (count vector), only those beating `top` when given.
 
@@ -571,8 +589,24 @@ def generate(hand: Counts, mr: MoveRules, top: Move | None = None, wild: int = 0
     in the same order as `_gen_type`.
     """
     out: list[Move] = []
-    size = sum(hand) + wild
     hb = bytes(hand)
+    if top is not None and not wild and top.length == 1:
+        tk = (top.type, top.level)
+        single = mr.single[tk] if tk in mr.single else mr.single.setdefault(tk, _single_plan(mr, *tk))
+        if single is not None:  # the general path below for one-rank types: the same moves, same order
+            floor = -1 << 8 * (top.key + 1)
+            for table, mask8, keyed, moves in single:
+                m = int.from_bytes(hb.translate(table), "little") & mask8
+                if keyed:
+                    m &= floor
+                while m:
+                    low = m & -m
+                    m ^= low
+                    out.append(moves[(low.bit_length() - 1) >> 3])
+            if mr.rocket and hand[BJ_R] and hand[RJ_R] and top.level < LEVEL_ROCKET:
+                out.append(_ROCKET)
+            return out
+    size = sum(hand) + wild
     no_rocket = not mr.kicker_rocket
     plan = _gen_plan(mr, None, 0) if top is None else _gen_plan(mr, top.type, top.level)
     for t, zero_based, mask8, top_len, top_key in plan:

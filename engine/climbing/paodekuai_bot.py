@@ -108,7 +108,7 @@ def _chains(b: bytes) -> tuple[int, ...]:
     )  # = the (unit, least) of _UNITS in order
 
 
-_SHAPES: dict[bytes, int] = {}
+_SHAPES: dict[tuple[bytes, ...], int] = {}
 """`_moves_left` by the hand's shape (its runs up to the chain top sorted, then the ranks above),
 bounded: hands of one shape need as many moves."""
 _LOW = mv.CHAIN_TOP + 1
@@ -125,7 +125,7 @@ def _moves_left(x: int) -> int:
     empty ones), so neither where a run sits nor the order of the runs changes the search
     (tests/test_sim_speed_climbing3.py compares the search without it)."""
     b = x.to_bytes(mv.N_RANKS, "little")
-    key = b"\0".join(sorted(b[:_LOW].split(b"\0"))) + b[_LOW:]
+    key = (*sorted(b[:_LOW].split(b"\0")), b[_LOW:])
     n = _SHAPES.get(key)
     if n is None:
         if len(_SHAPES) >= 1 << 18:
