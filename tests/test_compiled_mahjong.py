@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.xdist_group("compiled_mahjong")  # one worker runs the two interpreters once
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("sichuan_xuezhan", {}),
@@ -58,7 +60,7 @@ def _hands(n: int, seed: int) -> list[tuple[list[int], int]]:
 
 def results() -> dict[str, Any]:
     """Everything compared, from this interpreter (JSON-able)."""
-    from engine.mahjong import bot, compiled, core
+    from engine.mahjong import bot, compiled, core, wild
     from engine.sim.simulate import simulate_lines
 
     out: dict[str, Any] = {"state": compiled.state(), "loaded": compiled.loaded()}
@@ -96,6 +98,11 @@ def results() -> dict[str, Any]:
             after = list(c13)
             after[k4] = 0
             row.append(bot.want_gang(c13, after, m, void, False))
+        row += [
+            wild.min_wilds(c),
+            wild.is_win_any(c13, i % 3, i % 2 == 0, m),
+            wild.waits(c13, i % 3, qi_dui=i % 2 == 0, melds=m),
+        ]
         rows.append(row)
     out["hands"] = hashlib.sha256(json.dumps(rows).encode()).hexdigest()
     out["hands_sample"] = rows[:3]
@@ -122,7 +129,7 @@ def _run(pure: bool) -> dict[str, Any]:
 def test_pure_path_is_forced_by_the_environment() -> None:
     got = _run(pure=True)
     assert got["state"] == "pure: PAIJU_PURE=1"
-    assert got["loaded"] == {"engine.mahjong.core": False, "engine.mahjong.bot": False}
+    assert got["loaded"] == {"engine.mahjong.core": False, "engine.mahjong.bot": False, "engine.mahjong.wild": False}
 
 
 def test_compiled_modules_are_loaded_when_built() -> None:
@@ -135,7 +142,7 @@ def test_compiled_modules_are_loaded_when_built() -> None:
     )
     assert state == "compiled"
     code = (
-        "import sys; from engine.mahjong import bot, core, compiled; "
+        "import sys; from engine.mahjong import bot, core, compiled, wild; "
         "print(core.__file__, bot.__file__, compiled.loaded(), sorted(m for m in sys.modules if m.split('.')[0] in ('mypy', 'mypyc', 'mypy_extensions', 'librt')))"
     )
     env = {k: v for k, v in os.environ.items() if k != "PAIJU_PURE"}
@@ -144,7 +151,7 @@ def test_compiled_modules_are_loaded_when_built() -> None:
     assert r.returncode == 0, r.stderr
     core_file, bot_file, *rest = r.stdout.split(" ", 2)
     assert not core_file.endswith(".py") and not bot_file.endswith(".py"), r.stdout
-    assert "'engine.mahjong.core': True" in rest[0] and "'engine.mahjong.bot': True" in rest[0], r.stdout
+    assert rest[0].count(": True") == 3, r.stdout
     assert rest[0].rstrip().endswith("[]"), f"the compiled modules import a build-time package: {r.stdout}"
 
 

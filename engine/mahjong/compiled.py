@@ -1,8 +1,8 @@
 """Which build of the mahjong bots' hot path runs: mypyc-compiled or the pure Python sources (issue 22).
 
-setup.py compiles `MODULES` (engine/mahjong/core.py and bot.py: the table-driven shanten, gain and
-win scans and the bot policy that calls them) with mypyc when the package is installed (`make
-install-dev`, `pip install -e .`, a wheel). It writes, next to each source, an extension module of
+setup.py compiles `MODULES` (engine/mahjong/core.py, bot.py and wild.py: the table-driven shanten,
+gain and win scans, Hongzhong's wild-tile needs and the bot policy that calls them) with mypyc
+when the package is installed (`make install-dev`, `pip install -e .`, a wheel). It writes, next to each source, an extension module of
 the same name (`core.cpython-311-x86_64-linux-gnu.so`) and one library they share,
 `_mypyc_<digest>__mypyc.*.so`, whose name carries `digest()`: the sha256 of the files in `SOURCES`
 (the compiled modules and those whose types they were compiled against) at build time. The pure
@@ -14,8 +14,9 @@ imported) puts a finder first on `sys.meta_path` that imports the pure sources i
 - extension modules are there but no shared library carries the digest of today's sources (a
   source edited since the build): an old binary never runs; one line on stderr says how to rebuild
   (`make install-dev` rebuilds when a source is newer; tests/test_compiled_mahjong.py fails).
-`state()` says which path this process takes. This module imports nothing but the standard library
-(setup.py loads it by path, before the package is importable).
+`state()` says which path this process takes. Rebuild in place without pip: `python setup.py
+build_ext --inplace` with an interpreter that has mypy. This module imports nothing but the
+standard library (setup.py loads it by path, before the package is importable).
 """
 
 from __future__ import annotations
@@ -28,9 +29,15 @@ import sys
 from pathlib import Path
 
 PACKAGE = "engine.mahjong"
-MODULES: tuple[str, ...] = ("engine/mahjong/core.py", "engine/mahjong/bot.py")
+MODULES: tuple[str, ...] = ("engine/mahjong/core.py", "engine/mahjong/bot.py", "engine/mahjong/wild.py")
 """The compiled modules, as paths from the repository root (= the install root)."""
-SOURCES: tuple[str, ...] = (*MODULES, "engine/mahjong/wall.py", "engine/tiles.py", "engine/errors.py")
+SOURCES: tuple[str, ...] = (
+    *MODULES,
+    "engine/mahjong/wall.py",
+    "engine/mahjong/suit_needs.py",
+    "engine/tiles.py",
+    "engine/errors.py",
+)
 """What the compiled code depends on: the compiled modules and the modules whose names they import
 with their types (a changed signature there could change the generated code)."""
 ROOT = Path(__file__).resolve().parent.parent.parent
