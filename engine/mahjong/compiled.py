@@ -35,11 +35,16 @@ SOURCES: tuple[str, ...] = (
     *MODULES,
     "engine/mahjong/wall.py",
     "engine/mahjong/suit_needs.py",
+    "engine/mahjong/suit_ids.py",
+    "engine/mahjong/sichuan.py",
+    "engine/mahjong/claimflow.py",
     "engine/tiles.py",
     "engine/errors.py",
 )
-"""What the compiled code depends on: the compiled modules and the modules whose names they import
-with their types (a changed signature there could change the generated code)."""
+"""What the compiled code depends on: the compiled modules and every module whose names they import
+(also under TYPE_CHECKING: bot.py reads the games' `State`/`Table` fields). mypyc checks a value
+against its annotation where compiled code reads it, so a changed annotation there could make an
+old build raise where the sources would not."""
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENV_PURE = "PAIJU_PURE"
 LIB_PREFIX = "_mypyc_"
