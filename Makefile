@@ -14,12 +14,19 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(PY)
+# the install compiles the mahjong bots' hot path with mypyc (setup.py; pure Python without a C
+# compiler): it is redone when a file the build was made from changes (engine/mahjong/compiled.py)
+BUILD_SRC := setup.py engine/mahjong/compiled.py $(shell $(PYTHON) engine/mahjong/compiled.py)
+HOT_PATH = $(PY) -c "from engine.mahjong.compiled import state; print('paiju: mahjong hot path:', state())"
+
+$(RUN_STAMP): pyproject.toml $(BUILD_SRC) | $(PY)
 	$(PY) -m pip install -q -e .
+	@$(HOT_PATH)
 	touch $@
 
-$(DEV_STAMP): pyproject.toml | $(PY)
+$(DEV_STAMP): pyproject.toml $(BUILD_SRC) | $(PY)
 	$(PY) -m pip install -q -e '.[dev]'
+	@$(HOT_PATH)
 	touch $@ $(RUN_STAMP)
 
 install: $(RUN_STAMP)

@@ -121,7 +121,10 @@ def choose_discard(counts: Sequence[int], n_melds: int, void: int, unseen: Seque
 
 
 def _pick_by_ukeire(
-    counts: Sequence[int], gains: Sequence[tuple[int, int, tuple[int, int, int] | None]], void: int, unseen: Sequence[int]
+    counts: Sequence[int],
+    gains: Sequence[tuple[int, int, tuple[int, int, int] | None]],
+    void: int,
+    unseen: Sequence[int],
 ) -> int:
     """`_most_ukeire` of the minimal discards `gains` (core.min_discard_gains, with masks)."""
     # the live copies of a suit's mask, summed once per (suit, mask) met in this hand
@@ -206,9 +209,15 @@ def want_peng(counts13: Sequence[int], n_melds: int, tile: int, void: int) -> bo
     return best_after_discard(c, n_melds + 1, void) < now
 
 
-def want_gang(counts_before: Sequence[int], counts_after: Sequence[int], n_melds: int, void: int, fourteen: bool) -> bool:
+def want_gang(
+    counts_before: Sequence[int], counts_after: Sequence[int], n_melds: int, void: int, fourteen: bool
+) -> bool:
     """A kong when shanten does not get worse (counts_after excludes the kong's tiles)."""
-    now = best_after_discard(counts_before, n_melds, void) if fourteen else shanten(_strip_void(counts_before, void), n_melds)
+    now = (
+        best_after_discard(counts_before, n_melds, void)
+        if fourteen
+        else shanten(_strip_void(counts_before, void), n_melds)
+    )
     return shanten(_strip_void(counts_after, void), n_melds + 1) <= now
 
 
@@ -374,9 +383,9 @@ def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Itera
         for m in s.melds[j]:
             if m.kind == "peng" and h[m.tile]:
                 yield {"type": "gang", "seat": j, "tile": TILE_NAME[m.tile], "kind": "bu"}
-        k = claimflow_discard(game, s, j)
-        if k is not None:
-            yield {"type": "discard", "seat": j, "tile": TILE_NAME[k]}
+        kd = claimflow_discard(game, s, j)
+        if kd is not None:
+            yield {"type": "discard", "seat": j, "tile": TILE_NAME[kd]}
         return
     if s.phase in ("claim", "rob") and s.tile is not None:
         d = TILE_NAME[s.tile]

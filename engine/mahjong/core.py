@@ -7,6 +7,7 @@ Wall and melds
 - `Wall(tiles, head, tail)`: frozen; `remaining` (R), `peek_head()`, `peek_tail()`, `draw(from_tail)`
   → (kind, new wall). `Wall.of(kinds)`.
 - `Meld(kind, tile, frm)`: kind ∈ MELD_KINDS (`peng`, `gang_zhi`, `gang_bu`, `gang_an`), `is_gang`.
+  Both are defined in engine/mahjong/wall.py (plain Python even when this module is compiled).
 - `meld_counts(melds)`: count vector of the tiles in melds (a gang counts 4).
 
 Win check by table look-up (fast path)
@@ -64,10 +65,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
+from engine.mahjong.wall import Meld as Meld
+from engine.mahjong.wall import Wall as Wall
 from engine.tiles import N_KINDS, N_SUITED, RED
 
 SEQ, TRIP = 0, 1
@@ -75,73 +77,7 @@ MeldKind = Literal["peng", "gang_zhi", "gang_bu", "gang_an"]
 MELD_KINDS: tuple[str, ...] = ("peng", "gang_zhi", "gang_bu", "gang_an")
 
 
-# ---------------------------------------------------------------- wall and melds
-
-
-@dataclass(frozen=True, slots=True)
-class Wall:
-    """Undrawn tiles in draw order; `head` = next head index, `tail` = one past the last undrawn."""
-
-    tiles: tuple[int, ...]
-    head: int
-    tail: int
-    remaining: int = field(init=False, repr=False, compare=False)
-    """tail − head (R), kept as a slot: read on most events, a property would be a call each time."""
-
-    def __post_init__(self) -> None:
-        _wall_remaining(self, self.tail - self.head)
-
-    @staticmethod
-    def of(kinds: Iterable[int]) -> Wall:
-        t = tuple(kinds)
-        return Wall(t, 0, len(t))
-
-    def peek_head(self) -> int:
-        return self.tiles[self.head]
-
-    def peek_tail(self) -> int:
-        return self.tiles[self.tail - 1]
-
-    def peek(self, from_tail: bool = False) -> int:
-        return self.tiles[self.tail - 1] if from_tail else self.tiles[self.head]
-
-    def draw(self, from_tail: bool = False) -> tuple[int, Wall]:
-        """(kind drawn, wall after). The caller checks `remaining > 0`. The new wall is built
-        slot by slot (a frozen dataclass's `__init__` costs three generic attribute writes)."""
-        w = _new_wall(Wall)
-        _wall_tiles(w, self.tiles)
-        _wall_remaining(w, self.remaining - 1)
-        if from_tail:
-            _wall_head(w, self.head)
-            _wall_tail(w, self.tail - 1)
-            return self.tiles[self.tail - 1], w
-        _wall_head(w, self.head + 1)
-        _wall_tail(w, self.tail)
-        return self.tiles[self.head], w
-
-
-_new_wall = object.__new__
-_wall_tiles = Wall.tiles.__set__  # type: ignore[attr-defined]
-_wall_head = Wall.head.__set__  # type: ignore[attr-defined]
-_wall_tail = Wall.tail.__set__  # type: ignore[attr-defined]
-_wall_remaining = Wall.remaining.__set__  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A declared set: `peng` (3 tiles) or a gang (4 tiles). `frm` = the feeding seat, or None."""
-
-    kind: str
-    tile: int
-    frm: int | None = None
-
-    @property
-    def is_gang(self) -> bool:
-        return self.kind != "peng"
-
-    @property
-    def size(self) -> int:
-        return 3 if self.kind == "peng" else 4
+# ---------------------------------------------------------------- wall and melds (engine/mahjong/wall.py)
 
 
 def meld_counts(melds: Iterable[Meld]) -> tuple[int, ...]:
@@ -697,10 +633,7 @@ def _merge(a: int, b: int) -> int:
     i = _MERGE.get(x)
     if i is None:
         opts = [
-            (m1 + m2, min(k1 + k2, 4), p1 + p2)
-            for m1, k1, p1 in _SETS[a]
-            for m2, k2, p2 in _SETS[b]
-            if p1 + p2 <= 1
+            (m1 + m2, min(k1 + k2, 4), p1 + p2) for m1, k1, p1 in _SETS[a] for m2, k2, p2 in _SETS[b] if p1 + p2 <= 1
         ]
         i = _MERGE[x] = _intern(_pareto(opts))
     return i
@@ -1196,9 +1129,8 @@ def _gains(
                         if pf < 0:
                             pf = pfs[o] = _profile(keys[o])
                     t = profs[3 - o - s][4]
-                    rest = mg((j << _ID_BITS) | t)
-                    if rest is None:
-                        rest = _merge(j, t)
+                    r = mg((j << _ID_BITS) | t)
+                    rest = _merge(j, t) if r is None else r
                     m = gget((((rest << 40) | pf) << 3) | n_melds)
                     masks[o] = seen[om] = _gain_mask(rest, n_melds, pf) if m is None else m
                     continue
