@@ -133,3 +133,28 @@ def test_hands_left_by_the_bots_plays_have_their_mask_counts() -> None:
     assert len(B._HAND_COUNTS) > 300
     for mask, got in B._HAND_COUNTS.items():
         assert got == B._mask_counts(mask, -1)
+
+
+def test_run_count_equals_the_run_split() -> None:
+    """The counting-only run search equals `_run_split`'s number of groups: every run of up to 6
+    ranks, and random longer ones."""
+    import itertools
+
+    from engine.climbing import bot as B
+
+    runs = [bytes(r) for n in range(1, 7) for r in itertools.product(range(1, 5), repeat=n)]
+    rng = random.Random(6)
+    runs += [bytes(rng.choice((1, 1, 1, 2, 2, 3, 4)) for _ in range(rng.randint(7, 12))) for _ in range(5000)]
+    for run in runs:
+        assert B._run_count(run) == B._run_split(run, B._DDZ_MINS)[0], run
+
+
+def test_lowest_lead_is_the_min_by_key_then_size() -> None:
+    from engine.climbing import bot as B
+
+    rng = random.Random(8)
+    mr = M.ddz_move_rules()
+    for _ in range(3000):
+        moves = M.generate(_hand(rng, 1, 20), mr)
+        pool = rng.sample(moves, rng.randint(1, min(10, len(moves))))
+        assert B._lowest(pool) is min(pool, key=lambda mv: (mv.key, -sum(mv.counts)))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from operator import sub
+from operator import itemgetter, sub
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import CARD_NAME
@@ -285,7 +285,7 @@ def _n_groups_bytes(b: bytes) -> int:
             if k is None:
                 if len(_RUN_N) >= 1 << 17:
                     _RUN_N.clear()
-                k = _RUN_N[run] = _run_split(run, _DDZ_MINS)[0]
+                k = _RUN_N[run] = _run_count(run)
             n += k
     return n
 
@@ -487,8 +487,19 @@ def _lead(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, mr: A
             pool = safe
         elif short == 1:  # only solos left: lead the highest
             return Reading(max(pool, key=lambda mv: mv.key), ())
-    best = min(pool, key=lambda mv: (mv.key, -sum(mv.counts)))
-    return Reading(best, ())
+    return _reading(Reading, (_lowest(pool), ()))
+
+
+_KEY = itemgetter(2)
+"""A Move's `key` (its third field), read in C."""
+
+
+def _lowest(pool: list[Move]) -> Move:
+    """`min(pool, key=lambda mv: (mv.key, -sum(mv.counts)))`: the lowest key (read in C), then the
+    most cards, the first of equals."""
+    k = min(map(_KEY, pool))
+    tied = [mv for mv in pool if mv.key == k]
+    return tied[0] if len(tied) == 1 else min(tied, key=lambda mv: -sum(mv.counts))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -611,8 +622,55 @@ def _run_n(run: bytes) -> int:
     if k is None:
         if len(_RUN_N) >= 1 << 17:
             _RUN_N.clear()
-        k = _RUN_N[run] = _run_split(run, _DDZ_MINS)[0]
+        k = _RUN_N[run] = _run_count(run)
     return k
+
+
+_DDZ_CHAINS = ((1, _DDZ_MINS[0]), (2, _DDZ_MINS[1]), (3, _DDZ_MINS[2]))
+"""(unit, shortest chain) of Dou Dizhu's straights, pair straights and planes."""
+
+
+def _run_count(run: bytes) -> int:
+    """`_run_split(run, _DDZ_MINS)[0]` by the same search counting only: the fewest groups over
+    the options for the run's lowest rank (the whole rank as solo / pair / trio / bomb, or a chain
+    of 1, 2, 3 cards a rank starting there), the rest's runs counted by `_run_n`; no groups built.
+    An option that leaves cards is not counted once the best is 2 or fewer (it needs 2 at least)."""
+    v = run[0]
+    tail = run[1:]
+    best = 1 << 30
+    for k in range(1, min(v, 4) + 1):
+        if v > k:
+            if best <= 2:
+                continue
+            n = 1 + _run_n(bytes((v - k,)) + tail)
+        elif tail:
+            if best <= 2:
+                continue
+            n = 1 + _run_n(tail)
+        else:
+            return 1  # the whole run is this one group
+        if n < best:
+            best = n
+    n_run = len(run)
+    for unit, least in _DDZ_CHAINS:
+        if v < unit:
+            break
+        lst = bytearray(run)
+        hi = 0
+        while hi < n_run and run[hi] >= unit:
+            lst[hi] -= unit
+            hi += 1
+            if hi >= least:
+                if not any(lst):
+                    return 1  # the run is one chain
+                if best > 2:
+                    n = 1
+                    for piece in bytes(lst).split(b"\0"):
+                        if piece:
+                            n += _run_n(piece)
+                    if n < best:
+                        best = n
+    return best
 
 
 def _n_groups_less(hb: bytes, hx: int, before: int, r: int, k: int) -> int:
