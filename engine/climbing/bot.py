@@ -226,8 +226,8 @@ def attach_kickers(groups: Groups, mr: Any) -> list[Move]:
                 free = [g for g in pool if g not in used]
                 if len(free) >= L:
                     c = list(body)
-                    for g in free[:L]:
-                        c[groups[g][1]] += unit
+                    for gi in free[:L]:
+                        c[groups[gi][1]] += unit
                     kicked = tuple(c)
                     mv = memo[kicked] if kicked in memo else classified_move(kicked, mr)
                     if mv is not None:
