@@ -14,10 +14,10 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-# the install compiles the mahjong bots' hot path with mypyc (setup.py; pure Python without a C
-# compiler): it is redone when a file the build was made from changes (engine/mahjong/compiled.py)
-BUILD_SRC := setup.py engine/mahjong/compiled.py $(shell $(PYTHON) engine/mahjong/compiled.py)
-HOT_PATH = $(PY) -c "from engine.mahjong.compiled import state; print('paiju: mahjong hot path:', state())"
+# the install compiles the bots' hot paths (mahjong, the climbing games) with mypyc (setup.py; pure
+# Python without a C compiler): it is redone when a file the build was made from changes (engine/compiled.py)
+BUILD_SRC := setup.py engine/compiled.py $(shell $(PYTHON) engine/compiled.py)
+HOT_PATH = $(PY) -c "from engine.compiled import state; print('paiju: compiled hot paths:', state())"
 
 $(RUN_STAMP): pyproject.toml $(BUILD_SRC) | $(PY)
 	$(PY) -m pip install -q -e .

@@ -1,8 +1,8 @@
-"""Build hook (issue 22): compile the mahjong bots' hot path with mypyc; the pure sources stay the fallback.
+"""Build hook (issue 22): compile the bots' hot paths with mypyc; the pure sources stay the fallback.
 
 pyproject.toml holds the project's metadata; this file only adds `ext_modules`. Which modules, how
 a build is matched to its sources and how the package picks the compiled or the pure path at run
-time: engine/mahjong/compiled.py. Without mypyc or a working C compiler, or with PAIJU_PURE=1 at
+time: engine/compiled.py. Without mypyc or a working C compiler, or with PAIJU_PURE=1 at
 build time, the package installs as pure Python and one line says why. `make install-dev` (an
 editable install) writes the extension modules next to their sources; a wheel carries them.
 """
@@ -29,8 +29,8 @@ def _say(msg: str) -> None:
 
 
 def _compiled_spec() -> ModuleType:
-    """engine/mahjong/compiled.py, loaded by path (the package itself is not importable yet)."""
-    spec = importlib.util.spec_from_file_location("_paiju_compiled", ROOT / "engine" / "mahjong" / "compiled.py")
+    """engine/compiled.py, loaded by path (the package itself is not importable yet)."""
+    spec = importlib.util.spec_from_file_location("_paiju_compiled", ROOT / "engine" / "compiled.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -39,7 +39,7 @@ def _compiled_spec() -> ModuleType:
 
 def ext_modules() -> list[Any]:
     """mypyc's extensions for the compiled modules, or [] (pure Python) with a one-line reason."""
-    pure = "the mahjong hot path stays pure Python"
+    pure = "the bots' hot paths stay pure Python"
     if not _BUILDS.intersection(sys.argv[1:]):
         return []  # egg_info / dist_info (pip's metadata steps): nothing is compiled
     if os.environ.get("PAIJU_PURE", "") not in ("", "0"):
@@ -51,9 +51,8 @@ def ext_modules() -> list[Any]:
         _say(f"mypyc is not installed: {pure}")
         return []
     c = _compiled_spec()
-    for old in (ROOT / "engine" / "mahjong").glob(f"{c.LIB_PREFIX}*__mypyc.*"):
-        if not old.name.startswith(f"{c.LIB_PREFIX}{c.digest(ROOT)}__mypyc."):
-            old.unlink()  # a library of older sources, left by an in-place build
+    for old in c.old_libraries(ROOT):
+        old.unlink()  # a library of older sources, left by an in-place build
     try:
         return mypycify(
             ["--follow-imports=silent", "--ignore-missing-imports", *(str(ROOT / rel) for rel in c.MODULES)],
@@ -72,7 +71,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except (CCompilerError, ExecError, PlatformError, OSError) as e:
-            _say(f"no compiled mahjong hot path ({type(e).__name__}: {e}): it stays pure Python")
+            _say(f"no compiled hot paths ({type(e).__name__}: {e}): they stay pure Python")
             for ext in self.extensions:  # nothing half-built is left for the package to load
                 for out in (self.get_ext_fullpath(ext.name), self._inplace_path(ext.name)):
                     Path(out).unlink(missing_ok=True)

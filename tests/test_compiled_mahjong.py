@@ -1,10 +1,12 @@
-"""The mypyc-compiled mahjong hot path (engine/mahjong/compiled.py, setup.py) against its pure sources.
+"""The mypyc-compiled mahjong hot path (engine/compiled.py, setup.py) against its pure sources.
 
 Each check runs two fresh interpreters, one with PAIJU_PURE=1 (the .py sources) and one without
 (the extension modules when built): the core's scans and the bots' choices on generated hands, and
 the sha256 of simulated logs of every mahjong game, must be equal. When the modules are built they
 must really be loaded (and need nothing outside the standard library at run time); a build older
-than its sources fails here with the command that rebuilds it. Without a build (no compiler, or
+than its sources fails here with the command that rebuilds it, and runs the sources (for either
+compiled package: the stale-build test covers engine/compiled.py's machinery, tests/test_compiled_climbing.py
+reuses this file's helpers). Without a build (no compiler, or
 PAIJU_PURE=1 at install) the comparisons still run (pure against pure) and the load check skips.
 
 Run as a script (`python tests/test_compiled_mahjong.py`) it prints the results of this interpreter.
@@ -115,15 +117,52 @@ def results() -> dict[str, Any]:
     return out
 
 
-@cache
-def _run(pure: bool) -> dict[str, Any]:
+def child_env(pure: bool) -> dict[str, str]:
+    """This environment for a fresh interpreter on this tree: PAIJU_PURE=1 when `pure`, else unset."""
     env = {k: v for k, v in os.environ.items() if k != "PAIJU_PURE"}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     if pure:
         env["PAIJU_PURE"] = "1"
-    r = subprocess.run([sys.executable, __file__], capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    return env
+
+
+def run_results(script: str, pure: bool) -> dict[str, Any]:
+    """The JSON a test file run as a script prints (its `results()`), from a fresh interpreter."""
+    r = subprocess.run(
+        [sys.executable, script], capture_output=True, text=True, env=child_env(pure), cwd=ROOT, timeout=900
+    )
     assert r.returncode == 0, r.stderr[-3000:]
-    return json.loads(r.stdout)
+    return json.loads(r.stdout)  # type: ignore[no-any-return]
+
+
+def check_loaded(modules: str, n_modules: int) -> None:
+    """With a build of today's sources, importing `modules` (`from engine.x import a, b`) loads the
+    extension modules, and they import no build-time package (mypy, mypyc, …)."""
+    from engine import compiled
+
+    state = compiled.state()
+    if state == "pure: not built":
+        pytest.skip("the hot paths are not compiled here (setup.py: no mypyc or C compiler)")
+    assert state != "pure: stale build", (
+        "the compiled modules are older than their sources (engine/compiled.py SOURCES): "
+        "rebuild with `make install-dev` or `pip install -e .`"
+    )
+    assert state == "compiled"
+    code = (
+        f"import sys; {modules}; from engine import compiled; "
+        "print(compiled.loaded(), sorted(m for m in sys.modules if m.split('.')[0] in ('mypy', 'mypyc', 'mypy_extensions', 'librt')))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=child_env(False), cwd=ROOT, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count(": True") == n_modules and ": False" not in r.stdout, r.stdout
+    assert r.stdout.rstrip().endswith("[]"), f"the compiled modules import a build-time package: {r.stdout}"
+
+
+@cache
+def _run(pure: bool) -> dict[str, Any]:
+    return run_results(__file__, pure)
 
 
 def test_pure_path_is_forced_by_the_environment() -> None:
@@ -133,26 +172,8 @@ def test_pure_path_is_forced_by_the_environment() -> None:
 
 
 def test_compiled_modules_are_loaded_when_built() -> None:
-    state = _run(pure=False)["state"]
-    if state == "pure: not built":
-        pytest.skip("the mahjong hot path is not compiled here (setup.py: no mypyc or C compiler)")
-    assert state != "pure: stale build", (
-        "the compiled mahjong modules are older than their sources (engine/mahjong/compiled.py SOURCES): "
-        "rebuild with `make install-dev` or `pip install -e .`"
-    )
-    assert state == "compiled"
-    code = (
-        "import sys; from engine.mahjong import bot, core, compiled, wild; "
-        "print(core.__file__, bot.__file__, compiled.loaded(), sorted(m for m in sys.modules if m.split('.')[0] in ('mypy', 'mypyc', 'mypy_extensions', 'librt')))"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "PAIJU_PURE"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
-    assert r.returncode == 0, r.stderr
-    core_file, bot_file, *rest = r.stdout.split(" ", 2)
-    assert not core_file.endswith(".py") and not bot_file.endswith(".py"), r.stdout
-    assert rest[0].count(": True") == 3, r.stdout
-    assert rest[0].rstrip().endswith("[]"), f"the compiled modules import a build-time package: {r.stdout}"
+    assert _run(pure=False)["state"] in ("compiled", "pure: not built")
+    check_loaded("from engine.mahjong import bot, core, wild", 3)
 
 
 def test_scans_and_bot_choices_are_equal_on_generated_hands() -> None:
@@ -165,10 +186,12 @@ def test_simulated_logs_are_byte_identical() -> None:
     assert _run(pure=False)["logs"] == _run(pure=True)["logs"]
 
 
-def test_stale_build_falls_back_to_the_sources(tmp_path: Path) -> None:
+@pytest.mark.parametrize("module", ["engine.mahjong.core", "engine.climbing.bot"])
+def test_stale_build_falls_back_to_the_sources(tmp_path: Path, module: str) -> None:
     """With extension modules whose shared library carries another digest, the sources are imported
-    (and stderr says so); the digest covers every file in SOURCES."""
-    from engine.mahjong import compiled
+    (and stderr says so), whichever compiled package is imported first; the digest covers every
+    file in SOURCES."""
+    from engine import compiled
 
     for rel in compiled.SOURCES:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -180,20 +203,29 @@ def test_stale_build_falls_back_to_the_sources(tmp_path: Path) -> None:
         p.write_bytes(p.read_bytes() + b"\n")
         assert compiled.digest(tmp_path) != before, rel
         p.write_bytes(p.read_bytes()[:-1])
-    for rel in ("engine/__init__.py", "engine/mahjong/__init__.py", "engine/mahjong/compiled.py"):
+    for rel in (
+        "engine/__init__.py",
+        "engine/compiled.py",
+        "engine/mahjong/__init__.py",
+        "engine/climbing/__init__.py",
+    ):
         (tmp_path / rel).write_bytes((ROOT / rel).read_bytes())
-    folder = tmp_path / "engine" / "mahjong"
     suffix = EXTENSION_SUFFIXES[0]
-    (folder / f"core{suffix}").write_bytes(b"")  # an old build: never loaded
-    (folder / f"{compiled.LIB_PREFIX}0000000000000000__mypyc{suffix}").write_bytes(b"")
+    for rel in compiled.MODULES:  # an old build: never loaded
+        (tmp_path / rel).with_name(Path(rel).stem + suffix).write_bytes(b"")
+    (tmp_path / compiled.PACKAGE / f"{compiled.LIB_PREFIX}0000000000000000__mypyc{suffix}").write_bytes(b"")
+    assert len(compiled.old_libraries(tmp_path)) == 1
     code = (
-        "import importlib.util; from engine.mahjong import compiled; "
-        "print(compiled.state(), importlib.util.find_spec('engine.mahjong.core').origin)"
+        f"import importlib.util, {module}; from engine import compiled; "
+        "print(compiled.state(), *(importlib.util.find_spec(m).origin for m in compiled.loaded()))"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("PAIJU_PURE", "PYTHONPATH")}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["pure:", "stale", "build", str(folder / "core.py")], r.stdout + r.stderr
+    state, origins = r.stdout.split()[:3], r.stdout.split()[3:]
+    assert state == ["pure:", "stale", "build"], r.stdout + r.stderr
+    assert origins and str(tmp_path / module.replace(".", "/")) + ".py" in origins, r.stdout
+    assert all(o.endswith(".py") and o.startswith(str(tmp_path)) for o in origins), r.stdout
     assert "built from other sources" in r.stderr and "make install-dev" in r.stderr
 
 

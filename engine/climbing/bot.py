@@ -518,12 +518,12 @@ def _follow(game: DouDizhu, st: DDZState, seat: int, counts: Counts, m: int, siz
     partner_on_top = seat != L and top_seat != L
     if partner_on_top and size not in (sum(st.top.counts), 4, 2):
         return None  # only a play of the whole hand (same size as the top, a bomb or the rocket) would be made
-    cands: list[tuple[Move, tuple[int, ...]]]
+    cands: list[Reading]  # Readings, not `tuple[Move, …]`: compiled, such a tuple is unboxed (no NamedTuple)
     if game.laizi_game:  # `DouDizhu.moves_for` on the counts already at hand
-        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)  # type: ignore[assignment]
+        cands = laizi_moves(counts, m, -1 if st.laizi is None else st.laizi, mr, st.top)
         for rd in cands:
             if sum(rd[0].counts) == size:
-                return rd  # type: ignore[return-value]  # goes out
+                return rd  # goes out
     else:
         plain = generate(counts, mr, st.top)
         for mv in plain:

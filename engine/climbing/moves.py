@@ -47,7 +47,8 @@ from engine.cards import RANK_NAMES, rank_of
 
 N_RANKS = 15
 BJ_R, RJ_R = 13, 14
-ACE, TWO = 11, 12
+ACE = 11  # one name a line: its type is known before type checking (pdk_moves reads it)
+TWO = 12
 
 LEVEL_NONE, LEVEL_SOFT, LEVEL_BOMB, LEVEL_PURE, LEVEL_ROCKET = 0, 1, 2, 3, 4
 """Bomb levels: higher beats lower regardless of rank (doudizhu.md §4.6); classic bombs are 2."""

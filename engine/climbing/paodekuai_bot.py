@@ -111,7 +111,7 @@ def _chains(b: bytes) -> tuple[int, ...]:
 _SHAPES: dict[tuple[bytes, ...], int] = {}
 """`_moves_left` by the hand's shape (its runs up to the chain top sorted, then the ranks above),
 bounded: hands of one shape need as many moves."""
-_LOW = mv.CHAIN_TOP + 1
+_LOW: int = mv.CHAIN_TOP + 1
 
 
 @lru_cache(maxsize=400_000)

@@ -26,8 +26,8 @@ from engine.climbing import moves as M
 Reading = tuple[str, int, int]
 """(type, N, key): N = chain length (1 for non-chains), key = rank index of the comparison rank."""
 
-N_RANKS = M.N_RANKS
-CHAIN_TOP = M.ACE
+N_RANKS: int = M.N_RANKS
+CHAIN_TOP: int = M.ACE
 """Highest rank index of a chain (`A`); `2` is never in a chain."""
 BOMB_RANKS = tuple(range(11))
 """Bomb ranks 3..K: the deck has three A and one 2."""

@@ -1,137 +1,16 @@
-"""Which build of the mahjong bots' hot path runs: mypyc-compiled or the pure Python sources (issue 22).
-
-setup.py compiles `MODULES` (engine/mahjong/core.py, bot.py and wild.py: the table-driven shanten,
-gain and win scans, Hongzhong's wild-tile needs and the bot policy that calls them) with mypyc
-when the package is installed (`make install-dev`, `pip install -e .`, a wheel). It writes, next to each source, an extension module of
-the same name (`core.cpython-311-x86_64-linux-gnu.so`) and one library they share,
-`_mypyc_<digest>__mypyc.*.so`, whose name carries `digest()`: the sha256 of the files in `SOURCES`
-(the compiled modules and those whose types they were compiled against) at build time. The pure
-sources stay the reference and the fallback. CPython imports an extension module before a source
-of the same name, so `install()` (engine/mahjong/__init__.py runs it before any submodule is
-imported) puts a finder first on `sys.meta_path` that imports the pure sources instead when
-- `PAIJU_PURE=1` is set in the environment (the reference path, e.g. to compare or to profile
-  the bots with cProfile, which does not see into compiled functions), or
-- extension modules are there but no shared library carries the digest of today's sources (a
-  source edited since the build): an old binary never runs; one line on stderr says how to rebuild
-  (`make install-dev` rebuilds when a source is newer; tests/test_compiled_mahjong.py fails).
-`state()` says which path this process takes. Rebuild in place without pip: `python setup.py
-build_ext --inplace` with an interpreter that has mypy. This module imports nothing but the
-standard library (setup.py loads it by path, before the package is importable).
-"""
+"""The mahjong names of engine/compiled.py, kept for their users (issue 22): which build of the bots'
+hot paths runs (mypyc-compiled or the pure Python sources) is decided there, for every compiled
+package at once; `MODULES` here are the mahjong ones and `loaded()` reports those."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.machinery
-import importlib.util
-import os
-import sys
-from pathlib import Path
+from engine.compiled import ENV_PURE, LIB_PREFIX, ROOT, SOURCES, digest, group_name, install, state
+from engine.compiled import MAHJONG as MODULES
+from engine.compiled import loaded as _loaded
 
-PACKAGE = "engine.mahjong"
-MODULES: tuple[str, ...] = ("engine/mahjong/core.py", "engine/mahjong/bot.py", "engine/mahjong/wild.py")
-"""The compiled modules, as paths from the repository root (= the install root)."""
-SOURCES: tuple[str, ...] = (
-    *MODULES,
-    "engine/mahjong/wall.py",
-    "engine/mahjong/suit_needs.py",
-    "engine/mahjong/suit_ids.py",
-    "engine/mahjong/sichuan.py",
-    "engine/mahjong/claimflow.py",
-    "engine/tiles.py",
-    "engine/errors.py",
-)
-"""What the compiled code depends on: the compiled modules and every module whose names they import
-(also under TYPE_CHECKING: bot.py reads the games' `State`/`Table` fields). mypyc checks a value
-against its annotation where compiled code reads it, so a changed annotation there could make an
-old build raise where the sources would not."""
-ROOT = Path(__file__).resolve().parent.parent.parent
-ENV_PURE = "PAIJU_PURE"
-LIB_PREFIX = "_mypyc_"
-
-
-def digest(root: Path = ROOT) -> str:
-    """sha256 (hex, 16 digits) of the bytes of every file in `SOURCES`, each with its path."""
-    h = hashlib.sha256()
-    for rel in SOURCES:
-        h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
-def group_name(root: Path = ROOT) -> str:
-    """mypyc's group name for these sources: the shared library is `<group>__mypyc` in PACKAGE."""
-    return f"{PACKAGE}.{LIB_PREFIX}{digest(root)}"
-
-
-def _module_name(rel: str) -> str:
-    return rel.removesuffix(".py").replace("/", ".")
-
-
-def _extensions(stem: str, folder: Path) -> list[Path]:
-    return [
-        folder / f"{stem}{suffix}"
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if (folder / f"{stem}{suffix}").is_file()
-    ]
-
-
-def _decide() -> str:
-    """'compiled', 'pure: PAIJU_PURE=1', 'pure: not built' or 'pure: stale build'."""
-    if os.environ.get(ENV_PURE, "") not in ("", "0"):
-        return f"pure: {ENV_PURE}={os.environ[ENV_PURE]}"
-    built = [p for rel in MODULES for p in _extensions(Path(rel).stem, ROOT / Path(rel).parent)]
-    if not built:
-        return "pure: not built"
-    if not _extensions(f"{LIB_PREFIX}{digest()}__mypyc", ROOT / "engine" / "mahjong"):
-        return "pure: stale build"
-    return "compiled"
-
-
-class _SourceFinder:
-    """A meta path finder that imports `MODULES` from their .py sources (ahead of the extensions)."""
-
-    @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
-        rel = _PURE_SOURCES.get(name)
-        return None if rel is None else importlib.util.spec_from_file_location(name, ROOT / rel)
-
-
-_PURE_SOURCES: dict[str, str] = {}
-_STATE: list[str] = []
-
-
-def install() -> str:
-    """Decide once per process which path runs (see the module docstring); returns `state()`."""
-    if _STATE:
-        return _STATE[0]
-    st = _decide()
-    _STATE.append(st)
-    if st != "compiled":
-        _PURE_SOURCES.update({_module_name(rel): rel for rel in MODULES})
-        sys.meta_path.insert(0, _SourceFinder)  # type: ignore[arg-type]
-    if st == "pure: stale build":
-        print(
-            f"paiju: the compiled mahjong modules ({', '.join(MODULES)}) were built from other sources; "
-            "running the pure Python ones (rebuild: make install-dev, or pip install -e .)",
-            file=sys.stderr,
-        )
-    return st
-
-
-def state() -> str:
-    """Which path this process takes: 'compiled' or 'pure: <why>'."""
-    return install()
+__all__ = ["ENV_PURE", "LIB_PREFIX", "MODULES", "ROOT", "SOURCES", "digest", "group_name", "install", "loaded", "state"]
 
 
 def loaded() -> dict[str, bool]:
-    """Per compiled module already imported: whether it is the extension module (not the source)."""
-    out = {}
-    for rel in MODULES:
-        mod = sys.modules.get(_module_name(rel))
-        if mod is not None:
-            out[_module_name(rel)] = not str(getattr(mod, "__file__", "")).endswith(".py")
-    return out
-
-
-if __name__ == "__main__":  # `python engine/mahjong/compiled.py`: what a build depends on (the Makefile)
-    print(*SOURCES)
+    """Per compiled mahjong module already imported: whether it is the extension module (not the source)."""
+    return _loaded(MODULES)
