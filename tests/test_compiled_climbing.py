@@ -14,8 +14,10 @@ Run as a script (`python tests/test_compiled_climbing.py`) it prints the results
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import pickle
 import random
 from functools import cache
 from typing import Any
@@ -36,6 +38,7 @@ GAMES: tuple[tuple[str, dict[str, Any] | None], ...] = (
 )
 SEEDS, MATCHES = (1, 7, 22), 8
 N_HANDS = 1500
+HAND = (1, 2, 3, 4, 1, 1, 1, 1, 2, 2, 2, 0, 1, 1, 1)
 _DDZ_DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 _PDK_DECK = [r for r in range(11) for _ in range(4)] + [11, 11, 11, 12]
 
@@ -140,9 +143,18 @@ def results() -> dict[str, Any]:
     out["hands_sample"] = json.loads(json.dumps(rows[:3], default=list))
     out["kinds"] = sorted(kinds)
     choices = []
-    for game, st in _ddz_positions(N_HANDS, 5):
+    positions = _ddz_positions(N_HANDS, 5)
+    for game, st in positions:
         ev = bot.ddz_bot_action(game, st, random.Random(st.hands[0]))
         choices.append(ev)
+    kept = [positions[2][1], positions[3][1], *rules, *rules[2].types]
+    out["pickled"] = [
+        [y == x, hash(y) == hash(x), type(y) is type(x), moves.generate(HAND, y) == moves.generate(HAND, x)]
+        if isinstance(x, moves.MoveRules)
+        else [y == x, type(y) is type(x)]
+        for x in kept
+        for y in (pickle.loads(pickle.dumps(x)), copy.deepcopy(x))
+    ]
     out["ddz_choices"] = hashlib.sha256(json.dumps(choices).encode()).hexdigest()
     out["ddz_choices_sample"] = choices[:5]
     out["logs"] = {
@@ -197,6 +209,13 @@ def test_moves_and_readings_keep_their_classes() -> None:
     """Compiled modules return `Move`s and `Reading`s, not tuples (the classes of every move and
     reading returned above)."""
     assert _run(pure=False)["kinds"] == _run(pure=True)["kinds"] == ["Move", "Reading"]
+
+
+def test_states_rules_and_moves_pickle_and_copy() -> None:
+    """A Dou Dizhu state (its top `Move`, its `MoveRules`), every game's move rules and type specs
+    survive pickle (the process pools) and deepcopy alike, compiled or not."""
+    for run in (_run(pure=False), _run(pure=True)):
+        assert run["pickled"] and all(all(row) for row in run["pickled"]), run["pickled"]
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ adjacency) are those figures with `pass` counted, as the +1,475 / −156 / +374 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -107,6 +107,10 @@ class TypeSpec:
     def n_cards(self, length: int) -> int:
         return self.unit * length + self.kick * length * (2 if self.kick_pairs else 1)
 
+    def __reduce__(self) -> tuple[type[TypeSpec], tuple[object, ...]]:
+        """Pickled by its fields (compiled with mypyc, the default would assign the frozen fields)."""
+        return TypeSpec, tuple(getattr(self, f) for f in _TYPE_FIELDS)
+
 
 @dataclass(frozen=True, slots=True)
 class MoveRules:
@@ -131,6 +135,13 @@ class MoveRules:
         if not self._hash:
             self._hash.append(hash((self.types, self.rocket, self.kicker_rocket)))
         return self._hash[0]
+
+    def __reduce__(self) -> tuple[type[MoveRules], tuple[tuple[TypeSpec, ...], bool, bool]]:
+        """Pickled by its compared fields, its memos left empty (as `TypeSpec.__reduce__`)."""
+        return MoveRules, (self.types, self.rocket, self.kicker_rocket)
+
+
+_TYPE_FIELDS = tuple(f.name for f in fields(TypeSpec))
 
 
 CHAIN = tuple(range(12))  # 3..A
