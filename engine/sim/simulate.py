@@ -79,19 +79,29 @@ def _day(days: int) -> str:
     return (EPOCH + timedelta(days=days)).strftime("%Y-%m-%d")
 
 
-def _ts(index: int, seq: int) -> str:
-    """EPOCH + 600 s per match index + 3 s per seq, as `YYYY-MM-DDTHH:MM:SSZ` (the date cached,
-    the time of day from its minute's and second's strings)."""
+def _stamps(index: int, seq: int) -> Iterator[str]:
+    """The `ts` of events seq, seq + 1, … of match `index`: EPOCH + 600 s per match index + 3 s
+    per seq, as `YYYY-MM-DDTHH:MM:SSZ` (the date string made once per day, the time of day from its
+    minute's and second's strings). The one place the simulator's clock is written: `_ts` is its
+    first value, the match loop reads one value per event."""
     days, sec = divmod(index * 600 + seq * 3, 86400)
-    return _day(days) + _HM[sec // 60] + _SS[sec % 60]
+    while True:
+        day = _day(days)
+        while sec < 86400:
+            yield day + _HM[sec // 60] + _SS[sec % 60]
+            sec += 3
+        days, sec = days + 1, sec - 86400  # midnight: the next day's string
+
+
+def _ts(index: int, seq: int) -> str:
+    """The `ts` of event `seq` of match `index` (`_stamps`' first value)."""
+    return next(_stamps(index, seq))
 
 
 _HM: tuple[str, ...] = tuple(f"T{m // 60:02d}:{m % 60:02d}" for m in range(1440))
 """`THH:MM` of each minute of the day."""
 _SS: tuple[str, ...] = tuple(f":{s:02d}Z" for s in range(60))
 """`:SSZ` of each second of a minute: `_HM[sec // 60] + _SS[sec % 60]` = `THH:MM:SSZ` of `sec`."""
-_DAYS: dict[int, str] = {}
-"""`_day` by dict (no cache call per event): one entry per 144 match indexes simulated."""
 
 
 def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> AnyEvent:
@@ -101,24 +111,18 @@ def _event(match_id: str, seq: int, index: int, payload: Mapping[str, Any]) -> A
     the same data (the same event, checks and errors: tests/test_sim_speed_shared.py and
     tests/test_sim_speed_climbing3.py compare both paths with the model on generated payloads)."""
     t = payload["type"]
-    days, sec = divmod(index * 600 + seq * 3, 86400)  # = _ts(index, seq), inlined
-    hms = _HM[sec // 60] + _SS[sec % 60]
-    day = _DAYS.get(days)
-    if day is None:
-        if len(_DAYS) >= 4096:  # bounded, as `_day`'s cache
-            _DAYS.clear()
-        day = _DAYS[days] = _day(days)
+    ts = _ts(index, seq)
     build = _TRUSTED.get(t)
     if build is not None and seq.__class__ is int and seq >= 0 and (match_id is _ID_OK[0] or _id_ok(match_id)):
-        ev = build(match_id, seq, day + hms, payload)
+        ev = build(match_id, seq, ts, payload)
         if ev is not None:
             return ev
     validate = _VALIDATE.get(t)
     if validate is None:
         validate = _VALIDATE[t] = EVENT_TYPES[t].__pydantic_validator__.validate_python  # KeyError: unknown type
-    data = {"match_id": match_id, "seq": seq, "ts": day + hms, **payload}
+    data = {"match_id": match_id, "seq": seq, "ts": ts, **payload}
     if len(data) != len(payload) + 3:  # the payload names match_id, seq or ts: the model call's TypeError
-        return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=_ts(index, seq), **payload)
+        return EVENT_TYPES[t](match_id=match_id, seq=seq, ts=ts, **payload)
     return validate(data)  # type: ignore[no-any-return]
 
 
@@ -410,21 +414,21 @@ def match_events(
         bot_action = colluding_bot(game, bot_action, pairs, dumps=w.dumps_at(names))
     seq = 2
     # `_event(match_id, seq, index, payload)` inlined for the bots' events: this match's id passes
-    # the envelope's pattern or not (once), seq is an int ≥ 2, and `ts` follows seq by 3 s (the day
-    # string changes at midnight only); a payload of no trusted shape still goes to `_event`
+    # the envelope's pattern or not (once), seq is an int ≥ 2, and `ts` is the clock's next value
+    # (`_stamps`); a payload of no trusted shape still goes to `_event`
     trusted = _id_ok(match_id)
-    days, sec = divmod(index * 600 + seq * 3, 86400)
-    day = _day(days)
+    next_ts = _stamps(index, seq).__next__
     get_build = _TRUSTED.get
     while not is_finished(state):
         if seq >= MAX_EVENTS:
             raise SimulationError(f"{match_id}: no end after {MAX_EVENTS} events (bot loop in {game_id})")
         payload = bot_action(state, rng)
+        ts = next_ts()
         try:
             build = get_build(payload["type"]) if trusted else None  # = _event's KeyError on no type
             ev = None
             if build is not None:
-                ev = build(match_id, seq, day + _HM[sec // 60] + _SS[sec % 60], payload)
+                ev = build(match_id, seq, ts, payload)
             if ev is None:
                 ev = _event(match_id, seq, index, payload)
             state = apply(state, ev)
@@ -432,10 +436,6 @@ def match_events(
             raise SimulationError(f"{match_id} seq {seq}: the {game_id} bot chose {payload}, refused: {e}") from e
         yield ev
         seq += 1
-        sec += 3
-        if sec >= 86400:  # midnight: the next day's string
-            days, sec = days + 1, sec - 86400
-            day = _day(days)
     settlement = game.settle(state)
     yield _event(match_id, seq, index, {"type": "settled", "deltas": list(settlement.deltas)})
 
