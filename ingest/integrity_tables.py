@@ -122,6 +122,18 @@ def _pairs(n: int) -> tuple[tuple[int, int], ...]:
     return tuple(combinations(range(n), 2))
 
 
+@cache
+def _pair_index(n: int) -> dict[tuple[int, int], int]:
+    """Seat pair (i < j) → its row in `_pairs(n)` (shared: read, never edit it)."""
+    return {p: k for k, p in enumerate(_pairs(n))}
+
+
+@cache
+def _columns(fam: str) -> dict[str, int]:
+    """Component name → its column in a family's `MatchFacts.comps` (`COMPONENTS`)."""
+    return {c: k for k, c in enumerate(COMPONENTS[fam])}
+
+
 @lru_cache(maxsize=1 << 16)
 def _pair_keys(game: str, players: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """`(game, a, b)` with a < b of every seat pair of a match, in `_pairs` order: the key of the
@@ -145,19 +157,22 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     fam = family(game)
     names = COMPONENTS[fam]
     pairs = _pairs(n)
-    index = {p: k for k, p in enumerate(pairs)}
-    comps = np.zeros((len(pairs), len(names)))
+    index = _pair_index(n)
+    column = _columns(fam)
+    # the components summed in Python floats (the same additions in the same order as in a NumPy
+    # array, without a NumPy scalar update per event), made an array at the end
+    rows = [[0.0] * len(names) for _ in pairs]
     seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
     d = [int(x) for x in deltas]
     scale = sum(abs(x) for x in d) / 2 or 1.0
     for (i, j), k in index.items():
-        comps[k, 0] = (d[i] + d[j]) / scale
+        rows[k][0] = (d[i] + d[j]) / scale
 
     def add(i: int, j: int, c: str, seq: int, v: float = 1.0, mark: bool = True) -> None:
         if i == j or not (0 <= i < n and 0 <= j < n):
             return
-        key = (min(i, j), max(i, j))
-        comps[index[key], names.index(c)] += v
+        key = (i, j) if i < j else (j, i)
+        rows[index[key]][column[c]] += v
         if mark:
             seqs[key].append(seq)
 
@@ -184,6 +199,7 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     else:
         _climbing_facts(game, st, dealt, events, add, before)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
+    comps = np.array(rows, dtype=float).reshape(len(pairs), len(names))
     return MatchFacts(
         match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
         extra, comps, dict(seqs), _net_flows(n, items),
@@ -711,7 +727,7 @@ def _net_flows(n: int, items: Sequence[tuple[int, int, int]] | None) -> np.ndarr
     """Per seat pair (i, j), i < j: points i received from j minus points j received from i."""
     if items is None:
         return None
-    index = {p: k for k, p in enumerate(_pairs(n))}
+    index = _pair_index(n)
     out = np.zeros(len(index))
     for seat, frm, points in items:
         if seat == frm or not (0 <= seat < n and 0 <= frm < n):
