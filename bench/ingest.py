@@ -1,6 +1,6 @@
 """Ingest benchmark: events/s of a full `paiju ingest` vs a bare JSON parse of the same file.
 
-    .venv/bin/python bench/ingest.py [--events 1000000] [--workers 2]
+    .venv/bin/python bench/ingest.py [--events 1000000] [--workers 2] [--parts]
 
 Prints, for a log of at least `--events` events (simulated, see bench/_data.py, cached in /tmp):
 - bare JSON parse: `json.loads` of every line in one process (the floor any ingest pays);
@@ -9,7 +9,8 @@ Prints, for a log of at least `--events` events (simulated, see bench/_data.py, 
 - their ratio (goal ≥ 0.25) and the peak memory (max RSS) of the ingest, measured for a quarter
   of the log and for the whole of it (bounded: it should not grow with the input);
 - the CPU cost per event on one core of a bare parse, of the ingest's parse step and of the
-  parse step with the replay, and the ratio's ceiling they imply (W workers, nothing else paid).
+  parse step with the replay, and the ratio's ceiling they imply (W workers, nothing else paid);
+- the parse step's CPU per event by part (`parse_parts`; `--parts` prints only that).
 Each ingest runs in its own process so that its peak memory is its own.
 """
 
@@ -85,6 +86,79 @@ def per_event_cpu(path: Path, lines: int = 50_000) -> tuple[float, float, float]
     return bare / n, timed[0] / n, timed[1] / n
 
 
+def parse_parts(path: Path, lines: int = 50_000) -> dict[str, float]:
+    """CPU µs per event on one core, for the first `lines` lines, of each part of a parse worker's
+    job (`ingest.pipeline.parse_job` with the speculative replay), each the best of 3 runs:
+    `parse_line` (decode + validate), the `canon` digest (canonical JSON + SHA-256, memoised for
+    the chain link), the rows as Arrow (`parse_chunk_events` less the two before), the Parquet
+    files (`parse_job` without replay less `parse_chunk_events`), the replay (`engine.replay`
+    with the states kept), the derived tables' rows (`build_rows` less the replay) and the
+    integrity facts (`build_rows` with facts less without)."""
+    import itertools
+
+    from events import chain
+    from events.codec import gc_paused
+    from ingest.parse import canon_of, parse_chunk_events, parse_fast, split_lines
+    from ingest.pipeline import _chunks, parse_job
+    from ingest.tables import _replay, build_rows
+
+    got = list(itertools.islice(split_lines(str(path)), lines))
+    chunks = list(_chunks(iter(got), 5000))
+    groups = []
+    for chunk in chunks:
+        by: dict[str, list] = {}
+        for ev in parse_chunk_events("bench", "bench.jsonl", chunk)[2]:
+            by.setdefault(ev.match_id, []).append(ev)
+        groups.append(sorted(by.items()))
+    out = tempfile.mkdtemp(prefix="cpu-", dir=CACHE)
+
+    def best(fn) -> float:
+        times = []
+        for _ in range(3):
+            c = time.process_time()
+            fn()
+            times.append(time.process_time() - c)
+        return min(times) / len(got) * 1e6
+
+    def decode() -> None:
+        with gc_paused():
+            for _, raw, _ in got:
+                parse_fast(raw)  # type: ignore[arg-type]
+
+    def digest() -> None:
+        with gc_paused(), chain.remembering():
+            for _, raw, _ in got:
+                canon_of(parse_fast(raw))  # type: ignore[arg-type]
+
+    def rows() -> None:
+        with chain.remembering():
+            for chunk in chunks:
+                parse_chunk_events("bench", "bench.jsonl", chunk)
+
+    def job(speculate: bool):
+        return lambda: [parse_job("bench", "bench.jsonl", 0, k, c, out, speculate) for k, c in enumerate(chunks)]
+
+    def replay() -> None:
+        for g in groups:
+            for mid, evs in g:
+                _replay(mid, list(evs), keep=True)
+
+    def built(facts: bool):
+        return lambda: [build_rows(g, facts=facts) for g in groups]
+
+    try:
+        job(True)()  # imports, lazy tables
+        t = {k: best(f) for k, f in (("parse_line", decode), ("digest", digest), ("rows", rows), ("job", job(False)),
+                                     ("replay", replay), ("tables", built(False)), ("facts", built(True)),
+                                     ("job+replay", job(True)))}  # fmt: skip
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return {"parse_line": t["parse_line"], "canon digest": t["digest"] - t["parse_line"],
+            "rows (Arrow)": t["rows"] - t["digest"], "Parquet": t["job"] - t["rows"], "replay": t["replay"],
+            "table rows": t["tables"] - t["replay"], "integrity facts": t["facts"] - t["tables"],
+            "whole job": t["job+replay"]}  # fmt: skip
+
+
 def run_ingest(path: Path, workers: int) -> dict:
     lake = Path(tempfile.mkdtemp(prefix="lake-", dir=CACHE))
     try:
@@ -115,8 +189,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", type=int, default=1_000_000)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--parts", action="store_true", help="only the CPU per event of the parse step's parts")
     args = ap.parse_args()
     path, n = bench_log(args.events)
+    if args.parts:
+        print("; ".join(f"{k} {v:.1f} µs" for k, v in parse_parts(path).items()))
+        return
     print(f"log: {path} ({n} events, {path.stat().st_size / 1e6:.1f} MB)")
     t_parse, _ = bare_parse(path)
     parse_rate = n / t_parse
@@ -134,6 +212,9 @@ def main() -> None:
     bare_us, parse_us, replay_us = per_event_cpu(path)
     print(f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
           f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs")
+    parts = parse_parts(path)
+    print("CPU per event of a parse worker's job by part, µs (best of 3, first 50,000 lines): "
+          + "; ".join(f"{k} {v:.1f}" for k, v in parts.items()))  # fmt: skip
     print(f"ceiling of the ratio with {args.workers} workers and no other cost: "
           f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}")
     for label, r in (("1/4 of the log", small), ("whole log", full)):

@@ -37,11 +37,12 @@ import hashlib
 import json
 import math
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -115,8 +116,29 @@ class MatchFacts:
     minus received by j from i); None when the items are unknown."""
 
 
-def _pairs(n: int) -> list[tuple[int, int]]:
-    return list(combinations(range(n), 2))
+@cache
+def _pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """The seat pairs of an `n`-seat table in `combinations` order (made once per size)."""
+    return tuple(combinations(range(n), 2))
+
+
+@cache
+def _pair_index(n: int) -> dict[tuple[int, int], int]:
+    """Seat pair (i < j) → its row in `_pairs(n)` (shared: read, never edit it)."""
+    return {p: k for k, p in enumerate(_pairs(n))}
+
+
+@cache
+def _columns(fam: str) -> dict[str, int]:
+    """Component name → its column in a family's `MatchFacts.comps` (`COMPONENTS`)."""
+    return {c: k for k, c in enumerate(COMPONENTS[fam])}
+
+
+@lru_cache(maxsize=1 << 16)
+def _pair_keys(game: str, players: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """`(game, a, b)` with a < b of every seat pair of a match, in `_pairs` order: the key of the
+    pair's row (the same few tables of players recur, so each is sorted once)."""
+    return tuple((game, *sorted((players[i], players[j]))) for i, j in _pairs(len(players)))  # type: ignore[misc]
 
 
 def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequence[int],
@@ -135,19 +157,22 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     fam = family(game)
     names = COMPONENTS[fam]
     pairs = _pairs(n)
-    index = {p: k for k, p in enumerate(pairs)}
-    comps = np.zeros((len(pairs), len(names)))
+    index = _pair_index(n)
+    column = _columns(fam)
+    # the components summed in Python floats (the same additions in the same order as in a NumPy
+    # array, without a NumPy scalar update per event), made an array at the end
+    rows = [[0.0] * len(names) for _ in pairs]
     seqs: dict[tuple[int, int], list[int]] = defaultdict(list)
     d = [int(x) for x in deltas]
     scale = sum(abs(x) for x in d) / 2 or 1.0
     for (i, j), k in index.items():
-        comps[k, 0] = (d[i] + d[j]) / scale
+        rows[k][0] = (d[i] + d[j]) / scale
 
     def add(i: int, j: int, c: str, seq: int, v: float = 1.0, mark: bool = True) -> None:
         if i == j or not (0 <= i < n and 0 <= j < n):
             return
-        key = (min(i, j), max(i, j))
-        comps[index[key], names.index(c)] += v
+        key = (i, j) if i < j else (j, i)
+        rows[index[key]][column[c]] += v
         if mark:
             seqs[key].append(seq)
 
@@ -174,6 +199,7 @@ def match_facts(match_id: str, events: Sequence[Mapping[str, Any]], deltas: Sequ
     else:
         _climbing_facts(game, st, dealt, events, add, before)
     extra = {k: list(dealt[k]) for k in ("bottom", "wall") if dealt.get(k)}
+    comps = np.array(rows, dtype=float).reshape(len(pairs), len(names))
     return MatchFacts(
         match_id, game, players, int(st.get("dealer", 0)), tuple(d), tuple(tuple(h) for h in dealt["hands"]),
         extra, comps, dict(seqs), _net_flows(n, items),
@@ -464,21 +490,22 @@ def _collect(facts: Sequence[MatchFacts], only: set[tuple[str, str, str]] | None
     """Every pair's matches (or only the pairs `only`) and the games' `activity`."""
     pairs: dict[tuple[str, str, str], _PairData] = {}
     for f in facts:
-        for k, (i, j) in enumerate(_pairs(len(f.players))):
-            a, b = sorted((f.players[i], f.players[j]))
-            key = (f.game, a, b)
+        # the match's mean square net flow: the same for each of its pairs (computed once)
+        flow_var = None if f.flows is None else float(np.mean(f.flows**2))
+        keys = _pair_keys(f.game, tuple(f.players))
+        for k, ((i, j), key) in enumerate(zip(_pairs(len(f.players)), keys, strict=True)):
             if only is not None and key not in only:
                 continue
             pd_ = pairs.get(key)
             if pd_ is None:
-                pd_ = pairs[key] = _PairData(f.game, a, b)
+                pd_ = pairs[key] = _PairData(*key)
             pd_.obs.append(f.comps[k])
             pd_.alts.append(f.comps)
             pd_.mids.append(f.match_id)
             pd_.seqs.append(f.seqs.get((i, j), []))
-            if f.flows is not None:  # a holds seat i (b seat j): a pays b −flows[k]
-                pd_.flow.append(float(-f.flows[k] if f.players[i] == a else f.flows[k]))
-                pd_.flow_var.append(float(np.mean(f.flows**2)))
+            if f.flows is not None and flow_var is not None:  # a holds seat i (b seat j): a pays b −flows[k]
+                pd_.flow.append(float(-f.flows[k] if f.players[i] == key[1] else f.flows[k]))
+                pd_.flow_var.append(flow_var)
     return pairs, activity((f.game, f.players) for f in facts)
 
 
@@ -700,7 +727,7 @@ def _net_flows(n: int, items: Sequence[tuple[int, int, int]] | None) -> np.ndarr
     """Per seat pair (i, j), i < j: points i received from j minus points j received from i."""
     if items is None:
         return None
-    index = {p: k for k, p in enumerate(_pairs(n))}
+    index = _pair_index(n)
     out = np.zeros(len(index))
     for seat, frm, points in items:
         if seat == frm or not (0 <= seat < n and 0 <= frm < n):
@@ -1066,14 +1093,11 @@ def update_tables(con: Any, root: Path, pool: Executor | None = None,
             f = new[mid] = facts_from_json(mid, made[mid][0])
         if f is not None:
             records.append((mid, key, g, list(f.players), *(made.get(mid) or facts_record(f))))
-            touched.update((g, *sorted((f.players[i], f.players[j]))) for i, j in _pairs(len(f.players)))  # type: ignore[misc]
+            touched.update(_pair_keys(g, tuple(f.players)))
         elif mid in old and old[mid][1] == key:
             records.append(old[mid])
-    counts: dict[tuple[str, str, str], int] = defaultdict(int)
-    for _m, _k, g, players, _f, _d in records:
-        for i, j in _pairs(len(players)):
-            a, b = sorted((players[i], players[j]))
-            counts[(g, a, b)] += 1
+    rec_keys = [_pair_keys(r[2], tuple(r[3])) for r in records]  # each record's pairs, once
+    counts: Counter[tuple[str, str, str]] = Counter(k for ks in rec_keys for k in ks)
     local: dict[tuple[str, str, str], dict[str, Any]] = {}
     redo: set[tuple[str, str, str]] = set()
     for key, n in counts.items():
@@ -1085,7 +1109,7 @@ def update_tables(con: Any, root: Path, pool: Executor | None = None,
         else:
             local[key] = loc
     if redo:
-        need = [r for r in records if any((r[2], *sorted((r[3][i], r[3][j]))) in redo for i, j in _pairs(len(r[3])))]
+        need = [r for r, ks in zip(records, rec_keys, strict=True) if not redo.isdisjoint(ks)]
         pairs, _ = _collect([new.get(r[0]) or facts_from_json(r[0], r[4]) for r in need], only=redo)
         local.update(zip(pairs, _mapper(pool, len(pairs))(pair_local, pairs.values()), strict=True))
     rows = combine(local, activity((r[2], r[3]) for r in records))
