@@ -175,8 +175,8 @@ def parse_line(raw: bytes | str) -> AnyEvent:
     lines are decoded and validated in C (`events.fastparse`); any other line, and every refusal,
     is decided by `parse_line_reference`.
     """
-    if isinstance(raw, bytes) and len(raw) <= MAX_LINE_BYTES:
-        event = parse_clean(raw)
+    if raw.__class__ is bytes and len(raw) <= MAX_LINE_BYTES:  # a subclass: the reference path
+        event = parse_clean(raw)  # type: ignore[arg-type]
         if event is not None:
             return event
     return parse_line_reference(raw)

@@ -40,8 +40,10 @@ _json = st.recursive(
 
 
 def _dump(pairs: list[tuple[str, Any]], sep: tuple[str, str] = (",", ":"), ascii_: bool = False) -> bytes:
+    """A line of `pairs` (repeats kept), nested values spaced as the top level is."""
     body = sep[0].join(
-        json.dumps(k, ensure_ascii=ascii_) + sep[1] + json.dumps(v, ensure_ascii=ascii_) for k, v in pairs
+        json.dumps(k, ensure_ascii=ascii_) + sep[1] + json.dumps(v, ensure_ascii=ascii_, separators=sep)
+        for k, v in pairs
     )
     return ("{" + body + "}").encode("utf-8", "surrogatepass")
 
@@ -109,29 +111,34 @@ def test_match_started_rules_decoded_in_c(rules: Any) -> None:
     _check(raw)
 
 
-@pytest.mark.parametrize(
-    "raw",
-    [
-        _dump(_GOOD),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"standard","preset":"x"'),  # duplicate inside rules
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":{"a":1,"a":2}'),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":NaN'),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":Infinity'),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":1e400'),  # json: inf; msgspec: refused
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":' + b"9" * 4301),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"\\ud800"'),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"\xed\xa0\x80"'),
-        _dump(_GOOD).replace(b'"preset":"standard"', b'"pre:set":"a"'),
-        _dump(_GOOD).replace(b'"rules":{"preset":"standard"}', b'"rules":[]'),
-        _dump(_GOOD).replace(b'"rules":{"preset":"standard"}', b'"rules":null'),
-        _dump(_GOOD).replace(b'"dealer":1', b'"dealer":1,"room":null'),
-        _dump(_GOOD).replace(b'"dealer":1', b'"dealer":1,"room":"r:1","round":2'),
-        _dump(_GOOD).replace(b'"base":1', b'"base":true'),
-        _dump(_GOOD).replace(b'"p1"', b'"p:1"'),
-        _dump(_GOOD).replace(b'"ddz"', b'"chess"'),
-        b"\xef\xbb\xbf" + _dump(_GOOD),
-    ],
-)
+_STARTED_CASES = [
+    _dump(_GOOD),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"standard","preset":"x"'),  # duplicate inside rules
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":{"a":1,"a":2}'),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":NaN'),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":Infinity'),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":1e400'),  # json: inf; msgspec: refused
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":' + b"9" * 4301),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"\\ud800"'),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"preset":"\xed\xa0\x80"'),
+    _dump(_GOOD).replace(b'"preset":"standard"', b'"pre:set":"a"'),
+    _dump(_GOOD).replace(b'"rules":{"preset":"standard"}', b'"rules":[]'),
+    _dump(_GOOD).replace(b'"rules":{"preset":"standard"}', b'"rules":null'),
+    _dump(_GOOD).replace(b'"dealer":1', b'"dealer":1,"room":null'),
+    _dump(_GOOD).replace(b'"dealer":1', b'"dealer":1,"room":"r:1","round":2'),
+    _dump(_GOOD).replace(b'"base":1', b'"base":true'),
+    _dump(_GOOD).replace(b'"p1"', b'"p:1"'),
+    _dump(_GOOD).replace(b'"ddz"', b'"chess"'),
+    b"\xef\xbb\xbf" + _dump(_GOOD),  # BOM
+]
+"""Lines of match_started that each break one guarantee (or none: the first)."""
+
+
+def test_the_match_started_cases_each_edit_the_line() -> None:
+    assert len(set(_STARTED_CASES)) == len(_STARTED_CASES)
+
+
+@pytest.mark.parametrize("raw", _STARTED_CASES)
 def test_each_match_started_guarantee(raw: bytes) -> None:
     _check(raw)
 
@@ -180,3 +187,18 @@ def test_the_built_event_is_pydantic_s(typ: str) -> None:
     _same(ev, model.model_validate_json(raw))
     assert ev.__pydantic_extra__ is None and ev.__pydantic_private__ is None
     assert ev.model_dump() == model.model_validate_json(raw).model_dump()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"match_id":"m1","seq":5,"type":"pass","seat":1,"seat" :2}',  # a spaced duplicate
+        b'{"match_id":"m1","seq":5,"type":"pass","seat" :1,"x":2}',
+        b'{"match_id":"m1","seq":0,"type":"match_started","game":"ddz","rules":{"a":1,"a" :2},'
+        b'"players":["p1","p2"],"dealer":1,"base":1}',
+    ],
+)
+def test_a_duplicate_hidden_by_spacing_is_refused(raw: bytes) -> None:
+    """Counting the `":` of a line would not see a key spaced from its colon: every `:` counts."""
+    assert parse_clean(raw) is None
+    _check(raw)
