@@ -7,8 +7,8 @@ core of:
 - bare `orjson.loads` and bare `json.loads` of each line (the floor);
 - the line parser `events.codec.parse_line` (decode, every contract check, the event object),
   and its ratio to the bare `orjson.loads` (goal <= 1.5x); beside it `decode`, the part of the
-  parser that runs in C (the msgspec typed decode of `events.fastparse`; `match_started` lines,
-  which always take the reference path, by orjson): what is left is the Python around it;
+  parser that runs in C (the msgspec typed decode of `events.fastparse`, of every type): what is
+  left is the Python around it;
 - the replay `engine.replay.replay` of each match from its parsed events (seq checks, hash chain,
   the game's reducer, settlement), and its ratio to the line parser of the same events
   (goal <= 5x);
