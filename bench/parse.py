@@ -7,8 +7,8 @@ core of:
 - bare `orjson.loads` and bare `json.loads` of each line (the floor);
 - the line parser `events.codec.parse_line` (decode, every contract check, the event object),
   and its ratio to the bare `orjson.loads` (goal <= 1.5x); beside it `decode`, the part of the
-  parser that runs in C (the msgspec typed decode of `events.fastparse`; `match_started` lines,
-  which always take the reference path, by orjson): what is left is the Python around it;
+  parser that runs in C (the msgspec typed decode of `events.fastparse`, of every type): what is
+  left is the Python around it;
 - the replay `engine.replay.replay` of each match from its parsed events (seq checks, hash chain,
   the game's reducer, settlement), and its ratio to the line parser of the same events
   (goal <= 5x);
@@ -21,6 +21,12 @@ core of:
 `--root` imports the code under test from another checkout (e.g. the base commit's worktree) so
 that before and after are measured by the same script. Best of `--rounds` interleaved rounds;
 the load average is printed beside the figures (2 cores shared: ratios, not absolute times).
+
+`--instructions` counts instead, for all games together, the instructions per event (valgrind's
+cachegrind: exact and the same on a loaded machine) of `orjson.loads`, the C decode, the line
+parser and the `struct` prototype, on every line, on the `match_started` lines or on the rest (`--lines`):
+each the difference of a child that parses the lines twice and one that does not (imports, the
+log's read and a warm-up pass cancel).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -108,18 +116,98 @@ def struct_parser() -> Callable[[bytes], object]:
     return parse
 
 
+_SUBSETS = ("all", "match_started", "other")
+_METHODS = ("orjson", "decode", "parser", "struct")
+
+
+def _subset(lines: list[bytes], which: str) -> list[bytes]:
+    if which == "all":
+        return lines
+    started = [b'"type":"match_started"' in x for x in lines]
+    return [x for x, s in zip(lines, started, strict=True) if s == (which == "match_started")]
+
+
+def _child(log: Path, method: str, which: str, passes: int) -> None:
+    """Parse the lines of `which` by `method` `passes` times, after one warm-up pass of every
+    method (so that a child with no pass runs the same code up to the loop)."""
+    import orjson
+
+    from events.codec import parse_line
+
+    lines = _subset(log.read_bytes().splitlines(), which)
+    struct_parse = struct_parser()
+    dec = _decoders(lines)
+    fns: dict[str, Callable[[], object]] = {
+        "orjson": lambda: [orjson.loads(x) for x in lines],
+        "decode": lambda: [d(x) for d, x in dec],
+        "parser": lambda: [parse_line(x) for x in lines],
+        "struct": lambda: [struct_parse(x) or parse_line(x) for x in lines],
+    }
+    for fn in fns.values():
+        fn()
+    gc.disable()  # the collector's passes depend on the heap's history, not on the parser
+    for _ in range(passes):
+        fns[method]()
+    print(len(lines))
+
+
+def _count(root: str, method: str, which: str, passes: int) -> tuple[int, int]:
+    """(instructions of a child, its number of lines): valgrind cachegrind `I refs`, user space."""
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "0"}
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
+           str(Path(__file__).resolve()), "--root", root, "--child", method, which, str(passes)]  # fmt: skip
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    line = next(x for x in res.stderr.splitlines() if "I   refs:" in x or "I refs:" in x)
+    return int(line.rsplit(":", 1)[1].replace(",", "")), int(res.stdout.split()[-1])
+
+
+def _instructions(root: str, subsets: list[str]) -> None:
+    """Instructions per event of each method on each subset of the lines (2 passes minus none)."""
+    print(f"code under test: {root}  instructions per event by valgrind (2 passes - 0 passes)")
+    print(f"{'lines':14} {'events':>7} " + " ".join(f"{m:>9}" for m in _METHODS) + f" {'/orjson':>8} {'struct/o':>8}")
+    for which in subsets:
+        base, n = _count(root, "orjson", which, 0)
+        per = {m: (_count(root, m, which, 2)[0] - base) / (2 * n) for m in _METHODS}
+        print(f"{which:14} {n:7d} " + " ".join(f"{per[m]:9.0f}" for m in _METHODS)
+              + f" {per['parser'] / per['orjson']:7.2f}x {per['struct'] / per['orjson']:7.2f}x", flush=True)  # fmt: skip
+    print("goal: parser <= 1.5x orjson")
+
+
+def _decoders(lines: list[bytes]) -> list[tuple[Callable[[bytes], object], bytes]]:
+    """Each line with the C decoder the fast path picks for it (`orjson.loads` for the rest)."""
+    import orjson
+
+    from events.fastparse import _FAST, _TYPE_RE
+
+    out = []
+    for x in lines:
+        m = _TYPE_RE.search(x)
+        fast = _FAST.get(m.group(1)) if m is not None else None
+        out.append((fast[1] if fast is not None else orjson.loads, x))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=str(ROOT), help="checkout whose code is measured (default: this one)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--instructions", action="store_true", help="count instructions per event (valgrind)")
+    ap.add_argument("--lines", default="all", help=f"with --instructions: comma-separated, of {', '.join(_SUBSETS)}")
+    ap.add_argument("--child", nargs=3, metavar=("METHOD", "LINES", "PASSES"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from bench._data import base_log
 
     log = base_log()
+    if args.instructions:
+        _instructions(str(Path(args.root).resolve()), args.lines.split(","))
+        return
     sys.path.insert(0, args.root)
     for name in [m for m in sys.modules if m.split(".")[0] in ("events", "engine", "ingest")]:
         del sys.modules[name]
+    if args.child:
+        _child(log, args.child[0], args.child[1], int(args.child[2]))
+        return
     import orjson
 
     import events.codec
@@ -135,16 +223,6 @@ def main() -> None:
         if o["type"] == "match_started":
             game_of[o["match_id"]] = o["game"]
         by_game.setdefault(game_of[o["match_id"]], []).append(raw)
-    from events.fastparse import _FAST, _TYPE_RE
-
-    def decoders(lines: list[bytes]) -> list[tuple[Callable[[bytes], object], bytes]]:
-        out = []
-        for x in lines:
-            m = _TYPE_RE.search(x)
-            fast = _FAST.get(m.group(1)) if m is not None else None
-            out.append((fast[1] if fast is not None else orjson.loads, x))
-        return out
-
     struct_parse = struct_parser()
     print(f"{'game':16} {'events':>7} {'orjson':>7} {'json':>7} {'decode':>7} {'parser':>7} {'/orjson':>7} "
           f"{'replay':>7} {'/parser':>7} {'tables':>7} {'struct':>7} {'/orjson':>7}   (CPU µs per event)")  # fmt: skip
@@ -160,7 +238,7 @@ def main() -> None:
         n = len(lines)
         t_orjson = _best(args.rounds, lambda lines=lines: [orjson.loads(x) for x in lines])
         t_json = _best(args.rounds, lambda lines=lines: [json.loads(x) for x in lines])
-        dec = decoders(lines)
+        dec = _decoders(lines)
         t_decode = _best(args.rounds, lambda dec=dec: [d(x) for d, x in dec])
         t_parse = _best(args.rounds, lambda lines=lines: [parse_line(x) for x in lines])
         t_replay = _best(args.rounds, lambda pairs=pairs: [replay(m) for _, m in pairs])

@@ -3,28 +3,32 @@
 `parse_clean(raw)` returns the event of a line when the line is plainly good, else None, and the
 caller (`events.codec.parse_line`) then runs the reference path, which decides the line and words
 the refusal. So the fast path never refuses: it only has to accept nothing the reference path
-refuses and to build the same event; tests/test_fastparse.py checks both on fuzzed lines.
+refuses and to build the same event; tests/test_fastparse*.py check both on fuzzed lines.
 
 How each guarantee of the reference path holds here:
 - one msgspec-decoded `TypedDict` per event type, made from the pydantic model's fields
   (`_typed_dict`), refuses what the model refuses: strict types, cards/tiles/ranks as
   `Literal`s, seats/seq/lengths as `Meta` bounds, required fields required; the match id's
   characters and the hash's hex digits are checked after the decode (msgspec's `pattern` costs
-  more than the decode); `match_started` always takes the reference path (its `rules` object is
-  free JSON). A TypedDict decodes to a plain dict of the keys the line holds (no struct to take
-  apart, no pass over the fields to find the set ones: issue 22) and skips unknown keys, which
-  the colon count below then refuses;
+  more than the decode); `match_started`'s `rules` is free JSON (`dict[str, Any]`: msgspec keeps
+  integers exact and refuses those over Python's 4300 digits, as `json` does). A TypedDict
+  decodes to a plain dict of the keys the line holds (no struct to take apart, no pass over the
+  fields to find the set ones: issue 22) and skips unknown keys, which the colon count below
+  then refuses;
 - duplicate (and unknown) keys: a line's `:` are one per key plus those inside its strings; the
   decoded dict keeps one key per known name, so counting the keys it holds plus the `:` in its
-  free-text strings gives the line's count exactly when no key was repeated or unknown, unless a
-  string spells a colon as `\\u003a`: a line with any backslash takes the reference path (so
-  do lone surrogates and every other escape);
+  free-text strings (and, in `rules`, one per key of its objects, `_colons`) gives the line's
+  count exactly when no key was repeated or unknown, unless a string spells a colon as
+  `\\u003a`: a line with any backslash takes the reference path (so do lone surrogates and every
+  other escape);
 - `null`: no field's wire type admits None, so a line with a `null` value fails the decode and
-  takes the reference path (there an explicit null is a set field);
-- nesting: no field nests deeper than a list of lists (`hands`); an unknown key's value, however
-  deep, fails the colon count (msgspec's own depth limit refuses the rest), and the reference path
-  then words the refusal;
-- NaN/Infinity, a BOM, invalid UTF-8, integers beyond Python's 4300 digits: msgspec refuses them.
+  takes the reference path (there an explicit null is a set field); inside `rules` a null is
+  a plain JSON value, as it is for the reference path;
+- nesting: only `rules` may nest: a line with more than MAX_NESTING brackets takes the reference
+  path; an unknown key's value, however deep, fails the colon count (msgspec's own depth limit
+  refuses the rest), and the reference path then words the refusal;
+- NaN/Infinity, a BOM, invalid UTF-8, integers beyond Python's 4300 digits, floats out of range
+  (which `json` reads as infinity): msgspec refuses them.
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ import msgspec
 from msgspec import Meta
 from pydantic import BaseModel
 
-from events.models import EVENT_TYPES, AnyEvent
-from events.notation import ALL_CARDS, ALL_TILE_KINDS, CARD_RANKS
+from events.models import EVENT_TYPES, AnyEvent, MatchStarted
+from events.notation import ALL_CARDS, ALL_TILE_KINDS, CARD_RANKS, GAME_IDS
 
 MAX_NESTING = 16
 """JSON nested deeper than this is refused: no contract event nests more than three levels."""
@@ -71,6 +75,9 @@ _WIRE: dict[str, Any] = {
     "tiles": Annotated[list[_Tile], Meta(min_length=1, max_length=14)], "tile": _Tile,
     "direction": Literal["clockwise", "counterclockwise", "opposite"],
     "suit": Literal["m", "p", "s"], "kind": Literal["zhi", "bu", "an"],
+    "game": Literal[GAME_IDS], "rules": dict[str, Any],
+    "players": Annotated[list[Annotated[str, Meta(min_length=1, max_length=128)]], Meta(min_length=2, max_length=6)],
+    "dealer": _Seat, "base": Annotated[int, Meta(ge=1)], "room": str, "round": Annotated[int, Meta(ge=1)],
 }  # fmt: skip
 """Each field's wire type, as events.models declares it (Rob's `value` is a bool, below)."""
 
@@ -90,21 +97,21 @@ def _typed_dict(model: type[AnyEvent]) -> Any:
     return TypedDict(model.__name__, fields)  # type: ignore[operator]
 
 
-_FREE_TEXT = ("reason", "as")
-"""Fields of free text besides `match_id`/`ts` (`as` a list of strings): where a `:` may sit
-inside a string. Every other string field is a Literal or hex, with no `:` in any value."""
+_FREE_TEXT = ("reason", "as", "players", "room", "rules")
+"""Fields of free text besides `match_id`/`ts` (strings, lists of strings, `rules` any JSON):
+where a `:` may sit inside a string. Every other string field is a Literal or hex, with no `:`
+in any value."""
 _FAST: dict[bytes, tuple[type[AnyEvent], Any, dict[str, None], tuple[str, ...]]] = {}
 """`type` → (model, the decoder of its TypedDict, every field None in the model's order, its
-free-text fields beyond the envelope); every type but `match_started`."""
+free-text fields beyond the envelope), for every type."""
 for _typ, _model in EVENT_TYPES.items():
-    if _typ != "match_started":
-        _wire_names = tuple(f.alias or n for n, f in _model.model_fields.items())
-        _FAST[_typ.encode()] = (
-            _model,
-            msgspec.json.Decoder(_typed_dict(_model)).decode,
-            dict.fromkeys(_model.model_fields),
-            tuple(n for n in _FREE_TEXT if n in _wire_names),
-        )
+    _wire_names = tuple(f.alias or n for n, f in _model.model_fields.items())
+    _FAST[_typ.encode()] = (
+        _model,
+        msgspec.json.Decoder(_typed_dict(_model)).decode,
+        dict.fromkeys(_model.model_fields),
+        tuple(n for n in _FREE_TEXT if n in _wire_names),
+    )
 assert all(m.__new__ is object.__new__ for m in EVENT_TYPES.values()), "an event model defines __new__"
 _TYPE_RE = re.compile(rb'"type"\s*:\s*"([a-z_]{1,20})"')
 _SET_DICT = BaseModel.__dict__["__dict__"].__set__
@@ -130,7 +137,8 @@ def construct(model: type[AnyEvent], values: dict[str, Any], fields_set: set[str
 
 
 def _hex_ok(h: str) -> bool:
-    """64 lower-case hex digits (the length was checked by the decoder)."""
+    """64 lower-case hex digits (the length was checked by the decoder). `parse_clean` inlines
+    it (a call a line); a `strip` of the 16 digits costs four times as many instructions."""
     try:
         return unhexlify(h).hex() == h
     except (ValueError, binascii.Error):
@@ -142,6 +150,18 @@ def _id_colons(match_id: str) -> int:
     """The number of `:` in a match id of the contract's characters, -1 for any other match id
     (the lengths were checked by the decoder); one cached call for both (issue 22)."""
     return -1 if match_id.strip(_ID_CHARS) else match_id.count(":")
+
+
+def _colons(value: Any) -> int:
+    """The `:` a decoded JSON value takes on its line: those inside its strings and keys, and
+    one after each key of its objects, however nested."""
+    if value.__class__ is str:
+        return value.count(":")  # type: ignore[no-any-return]
+    if value.__class__ is list:
+        return sum(_colons(x) for x in value)
+    if value.__class__ is dict:
+        return sum(k.count(":") + 1 + _colons(x) for k, x in value.items())
+    return 0
 
 
 _BACKSLASH = ord("\\")
@@ -156,7 +176,8 @@ def parse_clean(raw: bytes) -> AnyEvent | None:
     if _BACKSLASH in raw:
         return None
     # the type's decoder: `"type":"` as our writer spells it (two partitions cost less than the
-    # regex), else the regex (spaces); any choice is safe, the decoder checks the type itself
+    # regex, and a third of two `find`s with their start argument), else the regex (spaces);
+    # any choice is safe, the decoder checks the type itself
     typ = raw.partition(_TYPE_KEY)[2].partition(b'"')[0]
     if not typ:
         m = _TYPE_RE.search(raw)
@@ -165,14 +186,22 @@ def parse_clean(raw: bytes) -> AnyEvent | None:
     if fast is None:
         return None
     model, decode, unset, free = fast
+    if model is MatchStarted and raw.count(b"[") + raw.count(b"{") > MAX_NESTING:
+        return None  # `rules` may nest: the reference path measures the depth
     try:
         given = decode(raw)
     except _DECODE_ERRORS:
         return None
-    h = given.get("hash")
     id_colons = _id_colons(given["match_id"])
-    if id_colons < 0 or (h is not None and not _hex_ok(h)):
+    if id_colons < 0:
         return None
+    h = given.get("hash")
+    if h is not None:
+        try:  # `_hex_ok`, inlined
+            if unhexlify(h).hex() != h:
+                return None
+        except (ValueError, binascii.Error):
+            return None
     # a duplicate or unknown key: the line has one `:` per key plus those inside strings, and
     # the decoded dict keeps one key per known name (the last value): count both. The strings'
     # colons are at least the kept values' colons, so `extra` is 0 with no `ts`/free-text colon
@@ -185,9 +214,15 @@ def parse_clean(raw: bytes) -> AnyEvent | None:
         for name in free:
             v = given.get(name)
             if v is not None:
-                extra -= v.count(":") if name == "reason" else sum(x.count(":") for x in v)
+                extra -= _colons(v)
         if extra:
             return None
     if "as" in given:
         given["as_"] = given.pop("as")
-    return construct(model, {**unset, **given}, set(given))
+    # `construct`, inlined (a call a line)
+    ev = _NEW(model)
+    _SET_DICT(ev, {**unset, **given})
+    _SET_FIELDS(ev, {*given})
+    _SET_EXTRA(ev, None)
+    _SET_PRIVATE(ev, None)
+    return ev

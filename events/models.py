@@ -36,7 +36,7 @@ def _check_tile(tile: str) -> str:
 class _Event(BaseModel):
     """The envelope shared by every event."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     match_id: MatchId
     seq: Annotated[int, Field(ge=0)]
