@@ -319,6 +319,8 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                     after = list(hand)
                     after[k] = 0
                     if want_gang(hand, after, n_melds, void, True):
+                        if sc._locked(st, s) and not _locked_gang_ok(st, s, k):
+                            break  # SC-R19 refuses it: the locked seat discards its draw (below)
                         return {"type": "gang", "seat": s, "tile": TILE_NAME[k], "kind": "an"}
         if sc._locked(st, s):
             return {"type": "discard", "seat": s, "tile": TILE_NAME[st.drawn]}
@@ -351,6 +353,15 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
     drawer = game._expected_drawer(st)
     assert drawer is not None
     return {"type": "draw", "seat": drawer, "tile": TILE_NAME[game._expected_tile(st)]}
+
+
+def _locked_gang_ok(st: State, s: int, k: int) -> bool:
+    """SC-R19: the locked seat's an gang of k keeps its waits (else the reducer refuses it, and the
+    first legal event is then the discard of the drawn tile, the locked seat's only move)."""
+    sc = _sichuan_module()
+    hand = st.hands[s]
+    w0, w1 = sc.own_gang_waits(st, s, sc._add(hand, k, -4), (*st.melds[s], sc.Meld("gang_an", k, None)))
+    return bool(w0 == w1)
 
 
 # ---------------------------------------------------------------- Hongzhong and Anshun (claimflow.py)
@@ -392,7 +403,7 @@ def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Itera
         how = "dianpao" if s.phase == "claim" else "qianggang"
         for i in range(1, 4):
             j = (s.turn + i) % 4
-            if game.bot_may_hu_on(s, j, s.tile, how):
+            if game.bot_may_hu_on(s, j, s.tile, how) and not game.bot_claim_refused(s, j, how):
                 yield {"type": "hu", "seat": j, "tile": d}
         if s.phase == "claim":
             for i in range(1, 4):
@@ -413,9 +424,19 @@ def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:
     is close to ready."""
     h = s.hands[j]
     c = game.bot_natural(s, h)
-    m = len(s.melds[j])
-    near = shanten(c, m) <= 1 if any(c) else False
-    unseen = unseen_counts(h, game.visible(s)) if near else [0] * N_KINDS
     if not any(c):
         return next((k for k in range(N_KINDS) if h[k]), None)
-    return choose_discard(c, m, -1, unseen)
+    m = len(s.melds[j])
+    low, kinds = min_discard_shanten(c, m)
+    if not near_ready(c, m, low):
+        return _most_ukeire(c, ((k, 0) for k in kinds))  # = choose_discard with no live tile
+    return choose_discard(c, m, -1, unseen_counts(h, game.visible(s)))
+
+
+def near_ready(counts: Sequence[int], n_melds: int, low: int) -> bool:
+    """`shanten(counts, n_melds) <= 1`, given `low` = the least shanten after one discard
+    (`core.min_discard_shanten`): a discard never lowers the shanten and some discard raises it
+    by at most 1 (one set, partial or pair loses a tile), so only `low` = 2 needs the look-up."""
+    if low != 2:
+        return low < 2
+    return shanten(counts, n_melds) <= 1

@@ -1,0 +1,112 @@
+"""Issue 22 (mjsim6): the bots' cheap checks against the reducer's answer or the plain computation.
+
+- bot.near_ready (from the least shanten after one discard) == `shanten(counts) <= 1`;
+- Anshun `bot_claim_refused` (AS-R6 checked before the trial apply) == the reducer refusing the
+  winning claim, on the claim windows of simulated matches;
+- the Sichuan bot's SC-R19 check of a locked seat's an gang (`bot._locked_gang_ok`) == the reducer
+  accepting the gang, and where it refuses, the old fallback (first legal hu/draw/discard of
+  `legal_actions`) is the discard of the drawn tile the bot now logs at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+from engine.errors import Illegal
+from engine.mahjong import bot
+from engine.mahjong.bot import near_ready
+from engine.mahjong.core import min_discard_shanten, shanten
+from engine.registry import get_game
+from engine.sim.simulate import simulate_match
+from engine.tiles import N_KINDS, N_SUITED, TILE_NAME
+
+
+def _hands(n: int, seed: int) -> list[tuple[list[int], int]]:
+    """Random natural hands (suited tiles, 7z set aside as wilds): 14 − 3·melds − wilds tiles."""
+    rng = random.Random(seed)
+    deck = [k for k in range(N_SUITED) for _ in range(4)]
+    out = []
+    for _ in range(n):
+        melds = rng.randrange(5)
+        wilds = rng.choice((0, 0, 0, 1, 2, 3, 4))
+        size = max(1, 14 - 3 * melds - wilds)
+        c = [0] * N_KINDS
+        for t in rng.sample(deck, size):
+            c[t] += 1
+        out.append((c, melds))
+    return out
+
+
+def test_near_ready_is_shanten_at_most_one() -> None:
+    """`near_ready` (from the least shanten after a discard) = `shanten(counts) <= 1`, both ways."""
+    seen = set()
+    for c, m in _hands(6000, 22):
+        low, kinds = min_discard_shanten(c, m)
+        assert kinds
+        sh = shanten(c, m)
+        assert sh <= low <= sh + 1  # the two facts `near_ready` stands on
+        assert near_ready(c, m, low) == (sh <= 1)
+        seen.add(low)
+    assert {0, 1, 2, 3} <= seen
+
+
+def _states(game_id: str, matches: int, seed: int) -> Iterator[Any]:
+    """Every state of simulated matches, replayed by the reducer."""
+    game = get_game(game_id)
+    for i in range(matches):
+        events = simulate_match(game_id, None, seed=seed, index=i, chain=False)
+        s = game.start(events[0], events[1], game.parse_rules({}))
+        for ev in events[2:-1]:
+            yield s
+            s = game.apply(s, ev)
+
+
+def _applies(game: Any, s: Any, payload: dict[str, Any]) -> bool:
+    try:
+        game.apply(s, SimpleNamespace(seq=s.seq + 1, **payload))
+    except Illegal:
+        return False
+    return True
+
+
+def test_anshun_claim_refusal_is_the_reducers() -> None:
+    game = get_game("anshun")
+    refused = accepted = 0
+    for s in _states("anshun", 60, 5):
+        if s.phase != "claim" or s.tile is None or s.wins or s.done:
+            continue
+        for j in range(4):
+            if j == s.turn or not game.bot_may_hu_on(s, j, s.tile, "dianpao"):
+                continue
+            ok = _applies(game, s, {"type": "hu", "seat": j, "tile": TILE_NAME[s.tile]})
+            assert game.bot_claim_refused(s, j, "dianpao") == (not ok), (s.seq, j)
+            refused += not ok
+            accepted += ok
+    assert refused and accepted
+
+
+def test_sichuan_locked_an_gang_check_is_the_reducers() -> None:
+    game = get_game("sichuan_xueliu")
+    sc = bot._sichuan_module()
+    refused = accepted = 0
+    for st in _states("sichuan_xueliu", 80, 1):
+        if st.phase != "play" or st.stage != "act" or st.after_peng or st.wall.remaining <= 0:
+            continue
+        s = st.turn
+        if not sc._locked(st, s) or st.drawn < 0:
+            continue
+        for k in range(N_SUITED):
+            if st.hands[s][k] != 4 or k // 9 == st.void[s]:
+                continue
+            ok = _applies(game, st, {"type": "gang", "seat": s, "tile": TILE_NAME[k], "kind": "an"})
+            assert bot._locked_gang_ok(st, s, k) == ok
+            if not ok:
+                legal = game.legal_actions(st)
+                pref = [a for a in legal if a["type"] in ("hu", "draw", "discard")] or legal
+                assert pref[0] == {"type": "discard", "seat": s, "tile": TILE_NAME[st.drawn]}
+            refused += not ok
+            accepted += ok
+    assert refused
