@@ -1,6 +1,5 @@
-"""Issue 22 (mjsim6): the bots' cheap checks against the reducer's answer or the plain computation.
+"""Issue 22 (mjsim6): the bots' cheap checks before a trial apply, against the reducer's answer.
 
-- bot.near_ready (from the least shanten after one discard) == `shanten(counts) <= 1`;
 - Anshun `bot_claim_refused` (AS-R6 checked before the trial apply) == the reducer refusing the
   winning claim, on the claim windows of simulated matches;
 - the Sichuan bot's SC-R19 check of a locked seat's an gang (`bot._locked_gang_ok`) == the reducer
@@ -10,47 +9,15 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 from engine.errors import Illegal
 from engine.mahjong import bot
-from engine.mahjong.bot import near_ready
-from engine.mahjong.core import min_discard_shanten, shanten
 from engine.registry import get_game
 from engine.sim.simulate import simulate_match
-from engine.tiles import N_KINDS, N_SUITED, TILE_NAME
-
-
-def _hands(n: int, seed: int) -> list[tuple[list[int], int]]:
-    """Random natural hands (suited tiles, 7z set aside as wilds): 14 − 3·melds − wilds tiles."""
-    rng = random.Random(seed)
-    deck = [k for k in range(N_SUITED) for _ in range(4)]
-    out = []
-    for _ in range(n):
-        melds = rng.randrange(5)
-        wilds = rng.choice((0, 0, 0, 1, 2, 3, 4))
-        size = max(1, 14 - 3 * melds - wilds)
-        c = [0] * N_KINDS
-        for t in rng.sample(deck, size):
-            c[t] += 1
-        out.append((c, melds))
-    return out
-
-
-def test_near_ready_is_shanten_at_most_one() -> None:
-    """`near_ready` (from the least shanten after a discard) = `shanten(counts) <= 1`, both ways."""
-    seen = set()
-    for c, m in _hands(6000, 22):
-        low, kinds = min_discard_shanten(c, m)
-        assert kinds
-        sh = shanten(c, m)
-        assert sh <= low <= sh + 1  # the two facts `near_ready` stands on
-        assert near_ready(c, m, low) == (sh <= 1)
-        seen.add(low)
-    assert {0, 1, 2, 3} <= seen
+from engine.tiles import N_SUITED, TILE_NAME
 
 
 def _states(game_id: str, matches: int, seed: int) -> Iterator[Any]:

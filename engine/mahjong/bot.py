@@ -424,19 +424,9 @@ def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:
     is close to ready."""
     h = s.hands[j]
     c = game.bot_natural(s, h)
+    m = len(s.melds[j])
+    near = shanten(c, m) <= 1 if any(c) else False
+    unseen = unseen_counts(h, game.visible(s)) if near else [0] * N_KINDS
     if not any(c):
         return next((k for k in range(N_KINDS) if h[k]), None)
-    m = len(s.melds[j])
-    low, kinds = min_discard_shanten(c, m)
-    if not near_ready(c, m, low):
-        return _most_ukeire(c, ((k, 0) for k in kinds))  # = choose_discard with no live tile
-    return choose_discard(c, m, -1, unseen_counts(h, game.visible(s)))
-
-
-def near_ready(counts: Sequence[int], n_melds: int, low: int) -> bool:
-    """`shanten(counts, n_melds) <= 1`, given `low` = the least shanten after one discard
-    (`core.min_discard_shanten`): a discard never lowers the shanten and some discard raises it
-    by at most 1 (one set, partial or pair loses a tile), so only `low` = 2 needs the look-up."""
-    if low != 2:
-        return low < 2
-    return shanten(counts, n_melds) <= 1
+    return choose_discard(c, m, -1, unseen)
