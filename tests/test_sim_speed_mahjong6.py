@@ -4,7 +4,9 @@
   winning claim, on the claim windows of simulated matches;
 - the Sichuan bot's SC-R19 check of a locked seat's an gang (`bot._locked_gang_ok`) == the reducer
   accepting the gang, and where it refuses, the old fallback (first legal hu/draw/discard of
-  `legal_actions`) is the discard of the drawn tile the bot now logs at once.
+  `legal_actions`) is the discard of the drawn tile the bot now logs at once;
+- the claimflow bot's live counts in one pass (`bot._held_or_seen`) == `unseen_counts(hand,
+  game.visible(s))`, on every state and seat of simulated Hongzhong and Anshun matches.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from engine.errors import Illegal
 from engine.mahjong import bot
+from engine.mahjong.bot import _LIVE, unseen_counts
 from engine.registry import get_game
 from engine.sim.simulate import simulate_match
 from engine.tiles import N_SUITED, TILE_NAME
@@ -77,3 +82,15 @@ def test_sichuan_locked_an_gang_check_is_the_reducers() -> None:
             refused += not ok
             accepted += ok
     assert refused
+
+
+@pytest.mark.parametrize("game_id", ["hongzhong", "anshun"])
+def test_claimflow_live_counts_are_unseen_counts(game_id: str) -> None:
+    game = get_game(game_id)
+    n = 0
+    for s in _states(game_id, 15, 7):
+        for j in range(4):
+            h = s.hands[j]
+            assert list(bot._held_or_seen(h, s.melds, s.discards).translate(_LIVE)) == unseen_counts(h, game.visible(s))
+            n += 1
+    assert n > 1000

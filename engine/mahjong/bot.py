@@ -238,14 +238,20 @@ def _visible(st: State) -> list[int]:
     return v
 
 
-def _unseen(st: State, s: int) -> list[int]:
-    """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
-    c = bytearray(st.hands[s])
-    for ms in st.melds:
+def _held_or_seen(hand: Sequence[int], melds: Sequence[Sequence[Any]], discards: Sequence[Sequence[int]]) -> bytearray:
+    """Per kind the copies in `hand` plus those in every seat's melds and discards, counted in one pass."""
+    c = bytearray(hand)
+    for ms in melds:
         for m in ms:
             c[m.tile] += m.size
-    for k in chain.from_iterable(st.discards):
+    for k in chain.from_iterable(discards):
         c[k] += 1
+    return c
+
+
+def _unseen(st: State, s: int) -> list[int]:
+    """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
+    c = _held_or_seen(st.hands[s], st.melds, st.discards)
     for k in chain.from_iterable(st.wins):
         c[k] += 1
     return list(c.translate(_LIVE))
@@ -426,7 +432,8 @@ def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:
     c = game.bot_natural(s, h)
     m = len(s.melds[j])
     near = shanten(c, m) <= 1 if any(c) else False
-    unseen = unseen_counts(h, game.visible(s)) if near else [0] * N_KINDS
+    # = unseen_counts(h, game.visible(s)), in one pass
+    unseen = list(_held_or_seen(h, s.melds, s.discards).translate(_LIVE)) if near else [0] * N_KINDS
     if not any(c):
         return next((k for k in range(N_KINDS) if h[k]), None)
     return choose_discard(c, m, -1, unseen)
