@@ -34,7 +34,7 @@ from pydantic import Field
 
 from engine.base import GameRules, Settlement, item
 from engine.errors import Illegal
-from engine.mahjong.claimflow import ClaimGame, Counts, Table, _set, replace
+from engine.mahjong.claimflow import ClaimGame, Counts, Table, _add, _set, replace
 from engine.mahjong.core import (
     SEQ,
     decompose,
@@ -185,6 +185,10 @@ class Anshun(ClaimGame):
         pairs) is `core.is_win`, so a bit of the hand's win mask (memoised per hand object)."""
         return bool(win_mask(s.hands[seat], len(s.melds[seat])) >> tile & 1)
 
+    def bot_claim_refused(self, s: Table, seat: int, how: str) -> bool:
+        """AS-R6: the 平胡 discard wins `check_claim_hu_after` refuses (`_ping_hu_refused`)."""
+        return how == "dianpao" and self._ping_hu_refused(s, seat, _add(s.hands[seat], s.tile, 1))
+
     def pattern(self, s: Table, seat: int, counts: Counts) -> tuple[str, int]:
         res = evaluate(counts, self._meld_tiles(s, seat))
         return res if res is not None else ("ping_hu", 1)
@@ -234,16 +238,19 @@ class Anshun(ClaimGame):
     def _ting(self, s: Table, ev: Any, t: int | None) -> Table:
         return replace(s, ting_pending=ev.seat)
 
-    def check_claim_hu_after(self, s: Table, seat: int, counts: Counts, how: str) -> None:
-        r = s.rules
-        if how != "dianpao" or r.ping_hu_dian_pao == "always" or s.ting[seat]:
-            return
-        pid, _ = self.pattern(s, seat, counts)
-        if pid != "ping_hu":
-            return
+    def _ping_hu_refused(self, s: Table, seat: int, counts: Counts) -> bool:
+        """AS-R6: a winning `counts` of seat on the discard is a 平胡 that may not win on it (no
+        闷豆/转弯豆 of its own, no 热炮 of one, the discarder not tian-ting, `restricted` rules)."""
+        if s.rules.ping_hu_dian_pao == "always" or s.ting[seat]:
+            return False
+        if self.pattern(s, seat, counts)[0] != "ping_hu":
+            return False
         own = any(k.seat == seat and k.kind in ("an", "bu") and k.confirmed for k in s.kongs)
         hot = s.claim_hot is not None and s.kongs[s.claim_hot].kind in ("an", "bu")
-        if own or hot or s.ting[s.turn]:
+        return not (own or hot or s.ting[s.turn])
+
+    def check_claim_hu_after(self, s: Table, seat: int, counts: Counts, how: str) -> None:
+        if how != "dianpao" or not self._ping_hu_refused(s, seat, counts):
             return
         raise Illegal(
             "illegal_claim",

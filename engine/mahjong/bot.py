@@ -238,14 +238,20 @@ def _visible(st: State) -> list[int]:
     return v
 
 
-def _unseen(st: State, s: int) -> list[int]:
-    """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
-    c = bytearray(st.hands[s])
-    for ms in st.melds:
+def _held_or_seen(hand: Sequence[int], melds: Sequence[Sequence[Any]], discards: Sequence[Sequence[int]]) -> bytearray:
+    """Per kind the copies in `hand` plus those in every seat's melds and discards, counted in one pass."""
+    c = bytearray(hand)
+    for ms in melds:
         for m in ms:
             c[m.tile] += m.size
-    for k in chain.from_iterable(st.discards):
+    for k in chain.from_iterable(discards):
         c[k] += 1
+    return c
+
+
+def _unseen(st: State, s: int) -> list[int]:
+    """`unseen_counts(st.hands[s], _visible(st))` in one pass: 4 − own − visible, at least 0."""
+    c = _held_or_seen(st.hands[s], st.melds, st.discards)
     for k in chain.from_iterable(st.wins):
         c[k] += 1
     return list(c.translate(_LIVE))
@@ -319,6 +325,8 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                     after = list(hand)
                     after[k] = 0
                     if want_gang(hand, after, n_melds, void, True):
+                        if sc._locked(st, s) and not _locked_gang_ok(st, s, k):
+                            break  # SC-R19 refuses it: the locked seat discards its draw (below)
                         return {"type": "gang", "seat": s, "tile": TILE_NAME[k], "kind": "an"}
         if sc._locked(st, s):
             return {"type": "discard", "seat": s, "tile": TILE_NAME[st.drawn]}
@@ -351,6 +359,15 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
     drawer = game._expected_drawer(st)
     assert drawer is not None
     return {"type": "draw", "seat": drawer, "tile": TILE_NAME[game._expected_tile(st)]}
+
+
+def _locked_gang_ok(st: State, s: int, k: int) -> bool:
+    """SC-R19: the locked seat's an gang of k keeps its waits (else the reducer refuses it, and the
+    first legal event is then the discard of the drawn tile, the locked seat's only move)."""
+    sc = _sichuan_module()
+    hand = st.hands[s]
+    w0, w1 = sc.own_gang_waits(st, s, sc._add(hand, k, -4), (*st.melds[s], sc.Meld("gang_an", k, None)))
+    return bool(w0 == w1)
 
 
 # ---------------------------------------------------------------- Hongzhong and Anshun (claimflow.py)
@@ -392,7 +409,7 @@ def claimflow_candidates(game: ClaimGame, s: Table, rng: random.Random) -> Itera
         how = "dianpao" if s.phase == "claim" else "qianggang"
         for i in range(1, 4):
             j = (s.turn + i) % 4
-            if game.bot_may_hu_on(s, j, s.tile, how):
+            if game.bot_may_hu_on(s, j, s.tile, how) and not game.bot_claim_refused(s, j, how):
                 yield {"type": "hu", "seat": j, "tile": d}
         if s.phase == "claim":
             for i in range(1, 4):
@@ -415,7 +432,8 @@ def claimflow_discard(game: ClaimGame, s: Table, j: int) -> int | None:
     c = game.bot_natural(s, h)
     m = len(s.melds[j])
     near = shanten(c, m) <= 1 if any(c) else False
-    unseen = unseen_counts(h, game.visible(s)) if near else [0] * N_KINDS
+    # = unseen_counts(h, game.visible(s)), in one pass
+    unseen = list(_held_or_seen(h, s.melds, s.discards).translate(_LIVE)) if near else [0] * N_KINDS
     if not any(c):
         return next((k for k in range(N_KINDS) if h[k]), None)
     return choose_discard(c, m, -1, unseen)

@@ -574,6 +574,11 @@ class ClaimGame:
         """`bot_may_hu` of the seat's hand plus the offered `tile` (a claim or a rob)."""
         return self.bot_may_hu(s, seat, _add(s.hands[seat], tile, 1), how)
 
+    def bot_claim_refused(self, s: Table, seat: int, how: str) -> bool:
+        """True where a rule checked after the shape (`check_claim_hu_after`) surely refuses the
+        seat's winning claim of `s.tile` (`bot_may_hu_on` true): the bot does not try it."""
+        return False
+
     def bot_special(self, s: Table, rng: random.Random) -> Iterator[dict[str, Any]]:
         """Game-specific moves tried after a self-draw win and before kongs (天听, ...)."""
         return iter(())

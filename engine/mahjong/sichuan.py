@@ -208,6 +208,16 @@ def _locked(st: State, s: int) -> bool:
     return st.xueliu and st.rules.xueliu_lock_after_hu and bool(st.wins[s])
 
 
+def own_gang_waits(st: State, s: int, new_hand: tuple[int, ...], new_melds: tuple[Meld, ...]) -> tuple[list[int], list[int]]:
+    """SC-R19: the waits of the acting seat `s` before its own kong (its hand without the drawn
+    tile) and after it (`new_hand`, `new_melds`); a locked seat's kong must keep them."""
+    hand = st.hands[s]
+    before = hand if st.drawn < 0 else _add(hand, st.drawn, -1)
+    w0, _ = ting_value(st.rules, before, st.melds[s], st.void[s])
+    w1, _ = ting_value(st.rules, new_hand, new_melds, st.void[s])
+    return w0, w1
+
+
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     """`(*t[:i], v, *t[i + 1:])` (through a list: fewer temporaries)."""
     c = list(t)
@@ -762,9 +772,7 @@ class SichuanGame:
             new_melds = _set(melds, idx, Meld("gang_bu", tile, melds[idx].frm))
             new_hand = _add(hand, tile, -1)
         if _locked(st, s):
-            before = st.hands[s] if st.drawn < 0 else _add(hand, st.drawn, -1)
-            w0, _ = ting_value(st.rules, before, melds, st.void[s])
-            w1, _ = ting_value(st.rules, new_hand, new_melds, st.void[s])
+            w0, w1 = own_gang_waits(st, s, new_hand, new_melds)
             if w0 != w1:
                 raise _bad("illegal_move", f"SC-R19 locked seat {s}: gang {tile_name(tile)} changes its waits {tile_names(w0)} → {tile_names(w1)}")
         st2 = replace(
