@@ -62,10 +62,11 @@ def _hands(n: int, seed: int) -> list[tuple[list[int], int]]:
 
 def results() -> dict[str, Any]:
     """Everything compared, from this interpreter (JSON-able)."""
-    from engine.mahjong import bot, compiled, core, wild
+    from engine import compiled
+    from engine.mahjong import bot, core, wild
     from engine.sim.simulate import simulate_lines
 
-    out: dict[str, Any] = {"state": compiled.state(), "loaded": compiled.loaded()}
+    out: dict[str, Any] = {"state": compiled.state(), "loaded": compiled.loaded(compiled.MAHJONG)}
     rows = []
     for i, (c, m) in enumerate(_hands(N_HANDS, 22)):
         as_input: Any = (tuple(c), list(c), bytes(c))[i % 3]  # every input type the callers pass

@@ -271,7 +271,7 @@ _HIGH8 = int.from_bytes(b"\x80" * 15, "little")
 
 
 def _n_groups_bytes(b: bytes) -> int:
-    """`n_groups` of the counts as bytes (one per rank): each run's count from `_run_split`, the
+    """`n_groups` of the counts as bytes (one per rank): each run's count from `_run_n`, the
     ranks above the chain top from `_high_split`, both kept in plain dicts (bounded)."""
     high = b[_DDZ_TOP:]
     n = _HIGH_N.get(high)
@@ -281,12 +281,7 @@ def _n_groups_bytes(b: bytes) -> int:
         n = _HIGH_N[high] = _high_split(tuple(high), _DDZ_TOP)[0]
     for run in b[:_DDZ_TOP].split(b"\0"):
         if run:
-            k = _RUN_N.get(run)
-            if k is None:
-                if len(_RUN_N) >= 1 << 17:
-                    _RUN_N.clear()
-                k = _RUN_N[run] = _run_count(run)
-            n += k
+            n += _run_n(run)
     return n
 
 
