@@ -4,7 +4,7 @@
   rules, colons and unicode in strings, floats, huge integers, nulls, duplicate keys inside the
   rules and deep nesting, agree with the reference path (`tests/test_fastparse.py`'s `_check`);
 - `_colons` (the `:` a decoded value takes on its line) against the `:` of its compact JSON;
-- `_hex_ok` (a strip of the hex digits) against the contract's regex;
+- `_hex_ok` and the copy `parse_clean` inlines (hashed lines) against the contract's regex;
 - the event `parse_clean` builds against pydantic's own validation of the same line.
 """
 
@@ -162,6 +162,12 @@ _HEX = re.compile(r"[0-9a-f]{64}")
 @settings(max_examples=500, deadline=None)
 def test_hex_ok_is_the_contract_s_pattern(h: str) -> None:
     assert _hex_ok(h) == bool(_HEX.fullmatch(h))
+    # `parse_clean` inlines the check: a line with that hash takes the fast path just when it matches
+    line = {"match_id": "m1", "seq": 3, "type": "pass", "ts": "2026-11-01T00:00:03Z", "seat": 1, "hash": h}
+    got = parse_clean(json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode())
+    assert (got is not None) == bool(_HEX.fullmatch(h))
+    if got is not None:
+        assert got.hash == h
 
 
 @pytest.mark.parametrize("typ", sorted(EVENT_TYPES))
