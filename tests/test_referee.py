@@ -270,7 +270,10 @@ def test_refusals_are_quarantined_as_ingest_does(server: Server, tmp_path: Path)
         assert ref.send(conflict)["error"]["code"] == "conflict"
         late = {"match_id": mid, "seq": len(events), "type": "forfeit", "seat": 1}
         assert ref.send(late)["error"]["code"] == "after_end"
-    sql = "SELECT code FROM rejects WHERE match_id = ? ORDER BY line"
+    # in the order sent: by the journal segment (`refused-<start>-<end>.jsonl`, start = its journal
+    # offset; a publish under load may split the four refusals over segments), then the line in it
+    sql = """SELECT code FROM rejects WHERE match_id = ?
+             ORDER BY CAST(split_part(file_name, '-', 2) AS BIGINT), line"""
     got = wait_published(server.lake, sql, [mid], [("bad_json",), ("unknown_type",), ("conflict",), ("after_end",)])
     assert got == [("bad_json",), ("unknown_type",), ("conflict",), ("after_end",)]
     # the accepted events are the lake's events, the match replayed `finished` there
@@ -285,7 +288,8 @@ def test_refusals_are_quarantined_as_ingest_does(server: Server, tmp_path: Path)
 
     want = open_lake(tmp_path / "lake2").execute("SELECT match_id, seq, code, message, raw FROM rejects ORDER BY line").fetchall()
     have = open_lake(server.lake).execute(
-        "SELECT match_id, seq, code, message, raw FROM rejects WHERE match_id = ? AND code <> 'conflict' AND code <> 'after_end' ORDER BY line",
+        "SELECT match_id, seq, code, message, raw FROM rejects WHERE match_id = ? AND code <> 'conflict' AND code <> 'after_end' "
+        "ORDER BY CAST(split_part(file_name, '-', 2) AS BIGINT), line",
         [mid]).fetchall()  # fmt: skip
     assert [w[1:] for w in want] == [h[1:] for h in have]  # seq, code, message, raw
     # ingest recovers the match id an unreadable line names (events/codec.py recover_where); the
