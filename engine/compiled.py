@@ -42,7 +42,12 @@ import os
 import sys
 from pathlib import Path
 
-MAHJONG: tuple[str, ...] = ("engine/mahjong/core.py", "engine/mahjong/bot.py", "engine/mahjong/wild.py")
+MAHJONG: tuple[str, ...] = (
+    "engine/mahjong/core.py",
+    "engine/mahjong/bot.py",
+    "engine/mahjong/wild.py",
+    "engine/mahjong/sichuan_core.py",
+)
 CLIMBING: tuple[str, ...] = (
     "engine/climbing/moves.py",
     "engine/climbing/laizi.py",

@@ -56,6 +56,7 @@ from engine.mahjong.core import (
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.fastshuffle import shuffle
+from engine.mahjong.sichuan_core import add_at, event_key, has_void, set_at
 from engine.tiles import (
     N_KINDS,
     N_SUITED,
@@ -218,25 +219,9 @@ def own_gang_waits(st: State, s: int, new_hand: tuple[int, ...], new_melds: tupl
     return w0, w1
 
 
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    """`(*t[:i], v, *t[i + 1:])` (through a list: fewer temporaries)."""
-    c = list(t)
-    c[i] = v
-    return tuple(c)
-
-
-def _add(c: tuple[int, ...], k: int, n: int = 1) -> tuple[int, ...]:
-    """`(*c[:k], c[k] + n, *c[k + 1:])` (through a list)."""
-    x = list(c)
-    x[k] += n
-    return tuple(x)
-
-
-def _has_void(counts: Sequence[int], void: int) -> bool:
-    if void < 0:
-        return False
-    b = 9 * void
-    return any(counts[b : b + 9])
+_set = set_at  # `(*t[:i], v, *t[i + 1:])` (engine/mahjong/sichuan_core.py, compiled)
+_add = add_at  # `(*c[:k], c[k] + n, *c[k + 1:])`
+_has_void = has_void  # SC-R6 / SC-H1: a tile of the void suit held
 
 
 def _pass_locked(st: State, j: int, sc: Score) -> bool:
@@ -540,7 +525,7 @@ class SichuanGame:
         """The reducer. Pure: the result of the last call is kept and returned again for the same
         state object and an equal event (the bot's trial of its choice, then the driver's apply)."""
         try:
-            key = tuple(map(event.__dict__.get, _EVENT_FIELDS))
+            key = event_key(event.__dict__)  # = tuple(map(event.__dict__.get, _EVENT_FIELDS))
         except AttributeError:  # an event object without a __dict__
             key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
         last = self._last
