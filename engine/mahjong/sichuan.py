@@ -56,7 +56,7 @@ from engine.mahjong.core import (
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.fastshuffle import shuffle
-from engine.mahjong.sichuan_core import add_at, event_key, has_void, set_at
+from engine.mahjong.sichuan_core import add_at, event_key, fast_apply, has_void, set_at
 from engine.tiles import (
     N_KINDS,
     N_SUITED,
@@ -525,13 +525,19 @@ class SichuanGame:
         """The reducer. Pure: the result of the last call is kept and returned again for the same
         state object and an equal event (the bot's trial of its choice, then the driver's apply)."""
         try:
-            key = event_key(event.__dict__)  # = tuple(map(event.__dict__.get, _EVENT_FIELDS))
+            d = event.__dict__
         except AttributeError:  # an event object without a __dict__
+            d = None
             key = tuple(getattr(event, f, None) for f in _EVENT_FIELDS)
+        else:
+            key = event_key(d)  # = tuple(map(event.__dict__.get, _EVENT_FIELDS))
         last = self._last
         if last and last[0] is state and last[1] == key:
             return last[2]  # type: ignore[no-any-return]
-        new = self._apply(state, event)
+        # a plain discard or window-closing draw (sichuan_core.py, compiled), else every check
+        new = None if d is None else fast_apply(self, state, d, _discard_copy, _draw_copy)
+        if new is None:
+            new = self._apply(state, event)
         self._last = (state, key, new)
         return new
 
