@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
 from engine.mahjong.core import mask_bits, min_discard_gains, min_discard_shanten, shanten
+from engine.mahjong.sichuan_core import expected_draw, first_claimer, sichuan_win
 from engine.tiles import N_KINDS, N_SUITED, SUITS, TILE_NAME, kinds_of, tile_names
 
 if TYPE_CHECKING:
@@ -298,8 +299,6 @@ def _sichuan_module() -> Any:
 
 
 def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[str, Any]:
-    sc = _sichuan_module()
-
     if st.phase == "exchange":
         s = next(i for i in range(4) if st.exchange[i] is None)
         return {"type": "exchange", "seat": s, "tiles": tile_names(choose_exchange(st.hands[s]))}
@@ -312,7 +311,12 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         s = st.turn
         hand = st.hands[s]
         void = st.void[s]
-        if not st.after_peng and (st.drawn >= 0 or st.first_turn) and game._self_win(st, s) is not None:
+        if (
+            not st.after_peng
+            and (st.drawn >= 0 or st.first_turn)
+            and sichuan_win(hand, st.melds[s], void)  # = is_sichuan_win: `_self_win` is None without it
+            and game._self_win(st, s) is not None
+        ):
             t = st.drawn if st.drawn >= 0 else max(kinds_of(hand))
             return {"type": "hu", "seat": s, "tile": TILE_NAME[t]}
         n_melds = len(st.melds[s])
@@ -325,10 +329,10 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                     after = list(hand)
                     after[k] = 0
                     if want_gang(hand, after, n_melds, void, True):
-                        if sc._locked(st, s) and not _locked_gang_ok(st, s, k):
+                        if _sichuan_locked(st, s) and not _locked_gang_ok(st, s, k):
                             break  # SC-R19 refuses it: the locked seat discards its draw (below)
                         return {"type": "gang", "seat": s, "tile": TILE_NAME[k], "kind": "an"}
-        if sc._locked(st, s):
+        if _sichuan_locked(st, s):
             return {"type": "discard", "seat": s, "tile": TILE_NAME[st.drawn]}
         k = _sichuan_discard(st, s, hand, n_melds, void)
         return {"type": "discard", "seat": s, "tile": TILE_NAME[k]}
@@ -338,7 +342,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         order = _ORDERS[k]
         start = order.index(st.hus[-1]) + 1 if st.hus else 0
         if st.rules.yi_pao_duo_xiang or not st.hus:
-            j = game._first_claimer(st, order[start:] if start else order)
+            j = first_claimer(game, st, order[start:] if start else order)  # = game._first_claimer
             if j >= 0:
                 return {"type": "hu", "seat": j, "tile": TILE_NAME[d]}
         if st.stage == "window" and not st.hus and st.wall.remaining > 0:
@@ -346,19 +350,24 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                 h = st.hands[j]
                 if h[d] < 2:
                     continue  # neither a gang nor a peng (the tests below are pure)
-                if not sc._active(st, j) or d // 9 == st.void[j]:
+                if not (st.xueliu or not st.wins[j]) or d // 9 == st.void[j]:  # = not sichuan._active(st, j)
                     continue
                 nm = len(st.melds[j])
-                if h[d] == 3 and not sc._locked(st, j):
+                if h[d] == 3 and not _sichuan_locked(st, j):
                     after = list(h)
                     after[d] = 0
                     if want_gang(h, after, nm, st.void[j], False):
                         return {"type": "gang", "seat": j, "tile": TILE_NAME[d], "kind": "zhi"}
-                if h[d] >= 2 and not sc._locked(st, j) and want_peng(h, nm, d, st.void[j]):
+                if h[d] >= 2 and not _sichuan_locked(st, j) and want_peng(h, nm, d, st.void[j]):
                     return {"type": "peng", "seat": j, "tile": TILE_NAME[d]}
-    drawer = game._expected_drawer(st)
-    assert drawer is not None
-    return {"type": "draw", "seat": drawer, "tile": TILE_NAME[game._expected_tile(st)]}
+    drawer, tile = expected_draw(st)  # = game._expected_drawer(st), game._expected_tile(st)
+    assert drawer >= 0
+    return {"type": "draw", "seat": drawer, "tile": TILE_NAME[tile]}
+
+
+def _sichuan_locked(st: State, s: int) -> bool:
+    """`sichuan._locked`: SC-R19, a 血流 seat that has won keeps its hand (`xueliu_lock_after_hu`)."""
+    return bool(st.xueliu and st.rules.xueliu_lock_after_hu and st.wins[s])
 
 
 def _locked_gang_ok(st: State, s: int, k: int) -> bool:
