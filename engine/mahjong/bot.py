@@ -32,8 +32,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Illegal
-from engine.mahjong.core import mask_bits, min_discard_gains, min_discard_shanten, shanten
-from engine.mahjong.sichuan_core import expected_draw, first_claimer, sichuan_win
+from engine.mahjong.core import is_win, mask_bits, min_discard_gains, min_discard_shanten, shanten, win_mask
 from engine.tiles import N_KINDS, N_SUITED, SUITS, TILE_NAME, kinds_of, tile_names
 
 if TYPE_CHECKING:
@@ -314,7 +313,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         if (
             not st.after_peng
             and (st.drawn >= 0 or st.first_turn)
-            and sichuan_win(hand, st.melds[s], void)  # = is_sichuan_win: `_self_win` is None without it
+            and _sichuan_win(hand, st.melds[s], void)  # = is_sichuan_win: `_self_win` is None without it
             and game._self_win(st, s) is not None
         ):
             t = st.drawn if st.drawn >= 0 else max(kinds_of(hand))
@@ -342,7 +341,7 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
         order = _ORDERS[k]
         start = order.index(st.hus[-1]) + 1 if st.hus else 0
         if st.rules.yi_pao_duo_xiang or not st.hus:
-            j = first_claimer(game, st, order[start:] if start else order)  # = game._first_claimer
+            j = _sichuan_first_claimer(game, st, order[start:] if start else order)  # = game._first_claimer
             if j >= 0:
                 return {"type": "hu", "seat": j, "tile": TILE_NAME[d]}
         if st.stage == "window" and not st.hus and st.wall.remaining > 0:
@@ -360,9 +359,77 @@ def _sichuan_choice(game: SichuanGame, st: State, rng: random.Random) -> dict[st
                         return {"type": "gang", "seat": j, "tile": TILE_NAME[d], "kind": "zhi"}
                 if h[d] >= 2 and not _sichuan_locked(st, j) and want_peng(h, nm, d, st.void[j]):
                     return {"type": "peng", "seat": j, "tile": TILE_NAME[d]}
-    drawer, tile = expected_draw(st)  # = game._expected_drawer(st), game._expected_tile(st)
+    drawer, tile = _sichuan_expected_draw(st)  # = game._expected_drawer(st), game._expected_tile(st)
     assert drawer >= 0
     return {"type": "draw", "seat": drawer, "tile": TILE_NAME[tile]}
+
+
+def _sichuan_first_claimer(game: SichuanGame, st: State, seats: tuple[int, ...]) -> int:
+    """`game._first_claimer(st, seats)`: the first of `seats` that may win the offered tile now
+    (SC-R8/R13 with the pass lock SC-R17), or −1, through the reducer's memo of answers for `st`
+    (`_claims`; a slot not asked yet holds a sentinel, an answer None or a `Score`, a tuple): a seat
+    whose hand plus the tile is no shape win answers None without a call into the reducer."""
+    memo = game._claims
+    if memo[0] is not st:
+        game._claim_answers(st)  # a fresh memo for `st`
+        memo = game._claims
+    got = memo[1]
+    off = st.offered
+    for j in seats:
+        sc = got[j]
+        if sc is None:
+            continue
+        if not isinstance(sc, tuple):  # not asked yet
+            if off >= 0 and not win_mask(st.hands[j], len(st.melds[j])) >> off & 1:
+                got[j] = None
+                continue
+            sc = got[j] = game._can_claim_win_now(st, j, False)
+            if sc is None:
+                continue
+        return j
+    return -1
+
+
+def _sichuan_win(conc: tuple[int, ...], melds: tuple[Any, ...], void: int) -> bool:
+    """`sichuan.is_sichuan_win` (SC-H1): a winning shape holding no void tile and no meld of the void suit."""
+    if not is_win(conc, len(melds)):
+        return False
+    if void >= 0:
+        for k in range(9 * void, 9 * void + 9):
+            if conc[k]:
+                return False
+    for m in melds:
+        if m.tile // 9 == void:
+            return False
+    return True
+
+
+def _sichuan_next_active(st: State, s: int) -> int:
+    """`sichuan._next_active` (SC-R20): the first seat after s still in the hand (血流: the next)."""
+    if st.xueliu:
+        return (s + 1) % 4
+    for i in range(1, 5):
+        j = (s + i) % 4
+        if not st.wins[j]:
+            return j
+    return s
+
+
+def _sichuan_expected_draw(st: State) -> tuple[int, int]:
+    """(seat, tile) of the next draw (SC-R16; SC-C4: a replacement from the end the rules name):
+    `game._expected_drawer(st)` and `game._expected_tile(st)`; seat −1 when no draw is expected."""
+    stage = st.stage
+    hus = st.hus
+    if stage == "draw":
+        seat = st.turn
+    elif stage == "rob":
+        seat = st.turn if not hus else _sichuan_next_active(st, hus[-1])
+    elif stage == "window":
+        seat = _sichuan_next_active(st, hus[-1] if hus else st.turn)
+    else:
+        return -1, -1
+    repl = (stage == "draw" and st.repl) or (stage == "rob" and not hus)
+    return seat, st.wall.peek(repl and st.rules.replacement_from == "tail")
 
 
 def _sichuan_locked(st: State, s: int) -> bool:

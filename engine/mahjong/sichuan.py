@@ -56,7 +56,7 @@ from engine.mahjong.core import (
 from engine.mahjong.fans_sichuan import FAN_TABLES, PRESET_OPTIONS, FanTable
 from engine.mahjong.fastcopy import state_replacer
 from engine.mahjong.fastshuffle import shuffle
-from engine.mahjong.sichuan_core import UNSET, add_at, event_key, fast_apply, first_claimer, has_void, set_at
+from engine.mahjong.sichuan_core import add_at, event_key, fast_apply, has_void, set_at
 from engine.tiles import (
     N_KINDS,
     N_SUITED,
@@ -458,7 +458,7 @@ def ting_value(rules: SichuanRules, conc: Sequence[int], melds: Sequence[Meld], 
 _DECK: list[int] = full_set()
 """The sorted 108 tiles (SC-C1), never edited."""
 _DECK_NAMES: tuple[str, ...] = tuple(tile_names(_DECK))
-_UNSET = UNSET  # a claim answer not asked yet (sichuan_core.py's sentinel, shared with its memo readers)
+_UNSET = object()
 _ORDERS = tuple(tuple((k + i) % N for i in range(1, N)) for k in range(N))
 _PLAY_EVENTS = ("draw", "discard", "peng", "gang", "hu")
 """The events of the PLAY phase (SC-R4..R22)."""
@@ -856,7 +856,14 @@ class SichuanGame:
     def _first_claimer(self, st: State, seats: Sequence[int]) -> int:
         """The first of `seats` whose `_can_claim_win(st, j)` is not None, or −1: the same answers,
         kept in the same memo, without a call per seat (the bot's window scan)."""
-        return first_claimer(self, st, tuple(seats))  # sichuan_core.py (compiled): the same memo and answers
+        got = self._claim_answers(st)
+        for j in seats:
+            sc = got[j]
+            if sc is _UNSET:
+                sc = self._claim_answer(st, got, j)
+            if sc is not None:
+                return j
+        return -1
 
     def _can_claim_win_now(self, st: State, j: int, ignore_lock: bool) -> Score | None:
         if st.stage == "rob" and not st.rules.rob_gang:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.mahjong.core import is_win, win_mask
 from engine.tiles import TILE_ID
 
 EventKey = tuple[Any, Any, Any, Any, Any, Any, Any, Any]
@@ -172,59 +171,3 @@ def fast_apply(game: Any, st: Any, d: dict[str, Any], discard_copy: Any, draw_co
 
 _ORDERS: tuple[tuple[int, ...], ...] = tuple(tuple((k + i) % 4 for i in range(1, 4)) for k in range(4))
 """The seats after seat k in turn order (SC-R7)."""
-
-UNSET: object = object()
-"""A seat's slot in `SichuanGame._claims` not asked yet (sichuan.py's `_UNSET`)."""
-
-
-def first_claimer(game: Any, st: Any, seats: tuple[int, ...]) -> int:
-    """`SichuanGame._first_claimer`: the first of `seats` that may win the offered tile now (SC-R8/
-    R13 with the pass lock SC-R17), or −1, by the same memo of answers for `st` (a seat whose hand
-    plus the tile is not even a shape win answers None without a call; the others ask the
-    reducer's `_can_claim_win_now`)."""
-    memo: tuple[Any, list[Any]] = game._claims
-    if memo[0] is not st:
-        memo = (st, [UNSET, UNSET, UNSET, UNSET])
-        game._claims = memo
-    got = memo[1]
-    off: int = st.offered
-    for j in seats:
-        sc = got[j]
-        if sc is UNSET:
-            if off >= 0 and not win_mask(st.hands[j], len(st.melds[j])) >> off & 1:
-                got[j] = None
-                continue
-            sc = got[j] = game._can_claim_win_now(st, j, False)
-        if sc is not None:
-            return j
-    return -1
-
-
-def sichuan_win(conc: tuple[int, ...], melds: tuple[Any, ...], void: int) -> bool:
-    """`sichuan.is_sichuan_win` (SC-H1): a winning shape holding no void tile, no meld of the void suit."""
-    if not is_win(conc, len(melds)):
-        return False
-    if has_void(conc, void):
-        return False
-    for m in melds:
-        if m.tile // 9 == void:
-            return False
-    return True
-
-
-def expected_draw(st: Any) -> tuple[int, int]:
-    """(seat, tile) of the next draw (SC-R16, SC-C4: a replacement from the end the rules name):
-    `SichuanGame._expected_drawer` and `_expected_tile`; seat −1 when no draw is expected."""
-    stage: str = st.stage
-    hus: tuple[int, ...] = st.hus
-    if stage == "draw":
-        seat: int = st.turn
-    elif stage == "rob":
-        seat = st.turn if not hus else next_active(st.xueliu, st.wins, hus[-1])
-    elif stage == "window":
-        seat = next_active(st.xueliu, st.wins, hus[-1] if hus else st.turn)
-    else:
-        return -1, -1
-    repl = (stage == "draw" and st.repl) or (stage == "rob" and not hus)
-    tile: int = st.wall.peek(repl and st.rules.replacement_from == "tail")
-    return seat, tile
