@@ -398,7 +398,7 @@ def _sichuan_win(conc: tuple[int, ...], melds: tuple[Any, ...], void: int) -> bo
         for k in range(9 * void, 9 * void + 9):
             if conc[k]:
                 return False
-    for m in melds:
+    for m in melds:  # noqa: SIM110 (a compiled loop: no generator object)
         if m.tile // 9 == void:
             return False
     return True

@@ -82,18 +82,24 @@ DIRECTION_SHIFT = {"clockwise": 3, "counterclockwise": 1, "opposite": 2}  # SC-R
 class SichuanRules(GameRules):
     """House rules of sichuan.md section 6 (defaults = preset `standard`)."""
 
-    preset: Literal["standard", "chengdu", "mianzhu"] = Field("standard", description="fan table SC-H5/H6/H7 and its defaults")
+    preset: Literal["standard", "chengdu", "mianzhu"] = Field(
+        "standard", description="fan table SC-H5/H6/H7 and its defaults"
+    )
     huan_san_zhang: bool = Field(True, description="换三张: the three-tile exchange SC-R1/R2")
     exchange_directions: list[Literal["clockwise", "counterclockwise", "opposite"]] = Field(
         ["clockwise", "counterclockwise", "opposite"], description="legal exchange_direction values (non-empty subset)"
     )
     que_discard_first: bool = Field(True, description="void-suit tiles must be discarded first (SC-R6)")
     fan_cap: Annotated[int, Field(ge=0)] = Field(0, description="封顶 in the preset's fan units, 0 = none (SC-H8)")
-    zi_mo_bonus: Literal["jia_fan", "jia_di", "none"] = Field("jia_fan", description="自摸加番 +1 fan, 自摸加底 +b per payer, or none")
+    zi_mo_bonus: Literal["jia_fan", "jia_di", "none"] = Field(
+        "jia_fan", description="自摸加番 +1 fan, 自摸加底 +b per payer, or none"
+    )
     jin_gou_diao: Literal["off", "any", "zimo_only"] = Field("any", description="金钩钓 +1 with 4 melds")
     hai_di: Literal["off", "zimo", "zimo_and_pao"] = Field("off", description="海底捞月 +1")
     tian_di_hu: bool = Field(True, description="enables 天胡 / 地胡 flat totals")
-    di_hu_mode: Literal["first_draw", "first_draw_or_dealer_discard"] = Field("first_draw", description="地胡 reading SC-H4")
+    di_hu_mode: Literal["first_draw", "first_draw_or_dealer_discard"] = Field(
+        "first_draw", description="地胡 reading SC-H4"
+    )
     dian_gang_hua: Literal["bao", "zimo", "dian_pao"] = Field("bao", description="点杠花 payment SC-S4")
     gang_shang_pao_transfer: bool = Field(True, description="呼叫转移 SC-S5")
     zhi_gang_units: Annotated[int, Field(ge=1)] = Field(1, description="直杠 units paid by the feeder (SC-S6)")
@@ -104,7 +110,9 @@ class SichuanRules(GameRules):
     last_four_auto_hu: bool = Field(True, description="最后四张自动胡 SC-R15")
     guo_shou_hu: bool = Field(True, description="过手胡 pass lock SC-R17")
     xueliu_lock_after_hu: bool = Field(True, description="血流: hand locked after the first win (SC-R19)")
-    replacement_from: Literal["head", "tail"] = Field("head", description="end of the wall for kong replacement draws (SC-C4)")
+    replacement_from: Literal["head", "tail"] = Field(
+        "head", description="end of the wall for kong replacement draws (SC-C4)"
+    )
     huazhu_units: Annotated[int, Field(ge=1)] = Field(16, description="查花猪 units (SC-S7)")
     huazhu_pays_winners: bool = Field(False, description="花猪 also pays seats that already won (SC-S7)")
     dealer_rule: Literal["first_winner", "random"] = Field("first_winner", description="next dealer SC-R23")
@@ -209,7 +217,9 @@ def _locked(st: State, s: int) -> bool:
     return st.xueliu and st.rules.xueliu_lock_after_hu and bool(st.wins[s])
 
 
-def own_gang_waits(st: State, s: int, new_hand: tuple[int, ...], new_melds: tuple[Meld, ...]) -> tuple[list[int], list[int]]:
+def own_gang_waits(
+    st: State, s: int, new_hand: tuple[int, ...], new_melds: tuple[Meld, ...]
+) -> tuple[list[int], list[int]]:
     """SC-R19: the waits of the acting seat `s` before its own kong (its hand without the drawn
     tile) and after it (`new_hand`, `new_melds`); a locked seat's kong must keep them."""
     hand = st.hands[s]
@@ -584,7 +594,9 @@ class SichuanGame:
             raise _bad("illegal_move", f"SC-R1 exchange needs exactly 3 tiles of one suit, got {' '.join(ev.tiles)}")
         c = counts_of(ks)
         if any(c[k] > st.hands[s][k] for k in range(N_SUITED)):
-            raise _bad("not_in_hand", f"SC-R1 seat {s} does not hold {' '.join(ev.tiles)} (hand {_hand_str(st.hands[s])})")
+            raise _bad(
+                "not_in_hand", f"SC-R1 seat {s} does not hold {' '.join(ev.tiles)} (hand {_hand_str(st.hands[s])})"
+            )
         ex = _set(st.exchange, s, tuple(sorted(ks)))
         return replace(st, exchange=ex, phase="direction" if all(x is not None for x in ex) else "exchange")
 
@@ -592,7 +604,10 @@ class SichuanGame:
         if st.phase != "direction":
             raise _bad("wrong_phase", f"SC-R1 exchange_direction during the {st.phase} phase")
         if ev.direction not in st.rules.exchange_directions:
-            raise _bad("illegal_move", f"SC-R1 direction {ev.direction} is not in exchange_directions {st.rules.exchange_directions}")
+            raise _bad(
+                "illegal_move",
+                f"SC-R1 direction {ev.direction} is not in exchange_directions {st.rules.exchange_directions}",
+            )
         shift = DIRECTION_SHIFT[ev.direction]
         hands = [list(h) for h in st.hands]
         for s in range(N):
@@ -617,7 +632,10 @@ class SichuanGame:
     def _act(self, st: State, t: str, seat: int, tile: int, kind: str | None, seq: int) -> State:
         s = st.turn
         if t in ("peng",) or (t == "gang" and kind == "zhi") or (t == "hu" and seat != s):
-            raise _bad("illegal_claim", f"SC-R7 {t} {tile_name(tile)} by seat {seat}: no discard or kong tile is offered, seat {s} is to act")
+            raise _bad(
+                "illegal_claim",
+                f"SC-R7 {t} {tile_name(tile)} by seat {seat}: no discard or kong tile is offered, seat {s} is to act",
+            )
         if seat != s:
             raise _bad("not_your_turn", f"SC-R5 seat {s} is to act, not seat {seat}")
         if t == "draw":
@@ -633,19 +651,30 @@ class SichuanGame:
                 if hand[tile] == 0:
                     raise _bad("not_in_hand", f"SC-R14 seat {s} does not hold {tile_name(tile)}")
             elif tile != st.drawn:
-                raise _bad("illegal_move", f"SC-R14 hu tile {tile_name(tile)} is not the drawn tile {tile_name(st.drawn)}")
+                raise _bad(
+                    "illegal_move", f"SC-R14 hu tile {tile_name(tile)} is not the drawn tile {tile_name(st.drawn)}"
+                )
             sc = self._self_win(st, s, tile)
             if sc is None:
-                raise _bad("not_a_win", f"SC-H1 seat {s} {_hand_str(hand)}{self._meld_str(st, s)} is not a winning hand (void {SUITS[st.void[s]]})")
+                raise _bad(
+                    "not_a_win",
+                    f"SC-H1 seat {s} {_hand_str(hand)}{self._meld_str(st, s)} is not a winning hand (void {SUITS[st.void[s]]})",
+                )
             return self._after_self_win(st, s, tile, sc)
         if t == "discard":
             if hand[tile] == 0:
                 raise _bad("not_in_hand", f"SC-R6 seat {s} does not hold {tile_name(tile)} (hand {_hand_str(hand)})")
             v = st.void[s]
             if st.rules.que_discard_first and tile // 9 != v and _has_void(hand, v):
-                raise _bad("illegal_move", f"SC-R6 que_discard_first: seat {s} still holds void-suit {SUITS[v]} tiles and must discard one, not {tile_name(tile)}")
+                raise _bad(
+                    "illegal_move",
+                    f"SC-R6 que_discard_first: seat {s} still holds void-suit {SUITS[v]} tiles and must discard one, not {tile_name(tile)}",
+                )
             if _locked(st, s) and tile != st.drawn:
-                raise _bad("illegal_move", f"SC-R19 seat {s} is locked after its win and must discard the drawn {tile_name(st.drawn)}, not {tile_name(tile)}")
+                raise _bad(
+                    "illegal_move",
+                    f"SC-R19 seat {s} is locked after its win and must discard the drawn {tile_name(st.drawn)}, not {tile_name(tile)}",
+                )
             gsp = st.last_gang if st.repl else None
             dealer_first = st.first_turn and not st.any_claim
             st2 = _discard_copy(
@@ -765,7 +794,10 @@ class SichuanGame:
         if _locked(st, s):
             w0, w1 = own_gang_waits(st, s, new_hand, new_melds)
             if w0 != w1:
-                raise _bad("illegal_move", f"SC-R19 locked seat {s}: gang {tile_name(tile)} changes its waits {tile_names(w0)} → {tile_names(w1)}")
+                raise _bad(
+                    "illegal_move",
+                    f"SC-R19 locked seat {s}: gang {tile_name(tile)} changes its waits {tile_names(w0)} → {tile_names(w1)}",
+                )
         st2 = replace(
             st,
             hands=_set(st.hands, s, new_hand),
@@ -779,7 +811,9 @@ class SichuanGame:
             st2 = self._pay_gang(st2, g)
             return replace(st2, stage="draw", turn=s, repl=True, last_gang=g)
         # bu: the 4th tile is offered to robbers (SC-R12/R13)
-        return replace(st2, stage="rob", turn=s, offered=tile, hus=(), last_gang=Gang(st.seq, s, "bu", None, tile), repl=False)
+        return replace(
+            st2, stage="rob", turn=s, offered=tile, hus=(), last_gang=Gang(st.seq, s, "bu", None, tile), repl=False
+        )
 
     def _pay_gang(self, st: State, g: Gang) -> State:
         """SC-S6 wind and rain, at confirmation."""
@@ -819,7 +853,10 @@ class SichuanGame:
         return Situation(
             gang_shang_pao=st.gsp_gang is not None,
             hai_di=r.hai_di == "zimo_and_pao" and st.wall.remaining == 0,
-            di_hu=r.di_hu_mode == "first_draw_or_dealer_discard" and st.dealer_first_discard and j != st.dealer and st.turn == st.dealer,
+            di_hu=r.di_hu_mode == "first_draw_or_dealer_discard"
+            and st.dealer_first_discard
+            and j != st.dealer
+            and st.turn == st.dealer,
         )
 
     def _can_claim_win(self, st: State, j: int, ignore_lock: bool = False) -> Score | None:
@@ -907,36 +944,70 @@ class SichuanGame:
             if seat in st.hus:
                 raise _bad("illegal_claim", f"SC-R7 seat {seat} already won {tile_name(d)}")
             if st.hus and order.index(st.hus[-1]) > pos:
-                raise _bad("illegal_claim", f"SC-R7 hu claims go in turn order from seat {(k + 1) % N}; seat {seat} comes before seat {st.hus[-1]}")
+                raise _bad(
+                    "illegal_claim",
+                    f"SC-R7 hu claims go in turn order from seat {(k + 1) % N}; seat {seat} comes before seat {st.hus[-1]}",
+                )
             if st.hus and not st.rules.yi_pao_duo_xiang:
-                raise _bad("illegal_claim", f"SC-R7 yi_pao_duo_xiang is off: seat {st.hus[0]} already took the single hu on {tile_name(d)}")
+                raise _bad(
+                    "illegal_claim",
+                    f"SC-R7 yi_pao_duo_xiang is off: seat {st.hus[0]} already took the single hu on {tile_name(d)}",
+                )
             sc = self._claim_score(st, seat, d)
             if sc is None:
                 conc = _add(st.hands[seat], d)
-                raise _bad("not_a_win", f"SC-H1 seat {seat} {_hand_str(conc)}{self._meld_str(st, seat)} with {tile_name(d)} is not a winning hand (void {SUITS[st.void[seat]]})")
+                raise _bad(
+                    "not_a_win",
+                    f"SC-H1 seat {seat} {_hand_str(conc)}{self._meld_str(st, seat)} with {tile_name(d)} is not a winning hand (void {SUITS[st.void[seat]]})",
+                )
             forced = self._must_win(st)
             last_pos = order.index(st.hus[-1]) if st.hus else -1
             skipped = [j for j in forced if last_pos < order.index(j) < pos]
             if skipped:
-                raise _bad("illegal_move", f"SC-R15 seat {skipped[0]} must hu {tile_name(d)} (last four tiles) before seat {seat}")
+                raise _bad(
+                    "illegal_move",
+                    f"SC-R15 seat {skipped[0]} must hu {tile_name(d)} (last four tiles) before seat {seat}",
+                )
             if not st.rules.yi_pao_duo_xiang:
                 nearer = [j for j in order[:pos] if self._can_claim_win(st, j) is not None]
                 if nearer:
-                    raise _bad("illegal_claim", f"SC-R7 yi_pao_duo_xiang is off: seat {nearer[0]} is nearer and takes the hu on {tile_name(d)} (截胡)")
+                    raise _bad(
+                        "illegal_claim",
+                        f"SC-R7 yi_pao_duo_xiang is off: seat {nearer[0]} is nearer and takes the hu on {tile_name(d)} (截胡)",
+                    )
             if _pass_locked(st, seat, sc):  # = `_can_claim_win(st, seat) is None` with this score
-                raise _bad("illegal_claim", f"SC-R17 seat {seat} is pass-locked at {st.locks[seat]} fan: a {sc.fan}-fan win on {tile_name(d)} is not higher")
+                raise _bad(
+                    "illegal_claim",
+                    f"SC-R17 seat {seat} is pass-locked at {st.locks[seat]} fan: a {sc.fan}-fan win on {tile_name(d)} is not higher",
+                )
             return self._claim_win(st, seat, d, sc)
         # every other event closes the window: compulsory wins first (SC-R15)
-        forced = [j for j in self._must_win(st) if j not in st.hus and (not st.hus or self._order(st).index(j) > self._order(st).index(st.hus[-1]))] if _forced(st) else ()
+        forced = (
+            [
+                j
+                for j in self._must_win(st)
+                if j not in st.hus and (not st.hus or self._order(st).index(j) > self._order(st).index(st.hus[-1]))
+            ]
+            if _forced(st)
+            else ()
+        )
         if forced and (st.rules.yi_pao_duo_xiang or not st.hus):
             raise _bad("illegal_move", f"SC-R15 seat {forced[0]} must hu {tile_name(d)} (last four tiles), not {t}")
         if t in ("peng", "gang") and not robbing:
             return self._claim_meld(st, t, seat, tile, kind)
         if t in ("peng", "gang"):
-            raise _bad("illegal_claim", f"SC-R12 {t} {tile_name(tile)}: only a hu (rob) or seat {k}'s replacement draw may follow its bu gang")
+            raise _bad(
+                "illegal_claim",
+                f"SC-R12 {t} {tile_name(tile)}: only a hu (rob) or seat {k}'s replacement draw may follow its bu gang",
+            )
         if t == "discard":
             if seat == k:
-                raise _bad("illegal_move", f"SC-R7 seat {seat} already discarded {tile_name(d)}" if not robbing else f"SC-R12 seat {k} must draw its replacement tile")
+                raise _bad(
+                    "illegal_move",
+                    f"SC-R7 seat {seat} already discarded {tile_name(d)}"
+                    if not robbing
+                    else f"SC-R12 seat {k} must draw its replacement tile",
+                )
             raise _bad("not_your_turn", f"SC-R7 seat {seat} may not discard during the claim window on {tile_name(d)}")
         # draw: the window closes, passes are inferred
         st2 = self._close_window(st)
@@ -986,7 +1057,9 @@ class SichuanGame:
         b = st.base
         flows = list(st.flows)
         kind = "hu_qianggang" if robbing else "hu_dianpao"
-        flows.append(item(kind, j, k, b * sc.multiplier, seq=st.seq, fans=sc.fans, fan=sc.fan, multiplier=sc.multiplier))
+        flows.append(
+            item(kind, j, k, b * sc.multiplier, seq=st.seq, fans=sc.fans, fan=sc.fan, multiplier=sc.multiplier)
+        )
         transferred = st.transferred
         if not robbing and st.gsp_gang is not None and st.rules.gang_shang_pao_transfer:
             g = st.gsp_gang
@@ -1061,7 +1134,10 @@ class SichuanGame:
             w0, _ = ting_value(st.rules, st.hands[j], st.melds[j], st.void[j])
             w1, _ = ting_value(st.rules, hand, new_melds, st.void[j])
             if w0 != w1:
-                raise _bad("illegal_claim", f"SC-R19 locked seat {j}: zhi gang {tile_name(d)} changes its waits {tile_names(w0)} → {tile_names(w1)}")
+                raise _bad(
+                    "illegal_claim",
+                    f"SC-R19 locked seat {j}: zhi gang {tile_name(d)} changes its waits {tile_names(w0)} → {tile_names(w1)}",
+                )
         st2 = self._close_window(st)
         discards = _set(st2.discards, k, st2.discards[k][:-1])  # the claimed tile leaves the river
         st2 = replace(
@@ -1082,13 +1158,17 @@ class SichuanGame:
 
     # ---- expected draws (SC-R16)
 
-    def _draw_stage(self, st: State, t: str, seat: int, tile: int, seq: int, turn: int | None = None, repl: bool | None = None) -> State:
+    def _draw_stage(
+        self, st: State, t: str, seat: int, tile: int, seq: int, turn: int | None = None, repl: bool | None = None
+    ) -> State:
         """The expected draw; `turn` / `repl` stand for the drawer and the replacement flag when the
         closing claim window has not written them into `st` (one state copy instead of two)."""
         s = st.turn if turn is None else turn
         rp = st.repl if repl is None else repl
         if t in ("hu", "peng") or (t == "gang"):
-            raise _bad("illegal_claim", f"SC-R7 {t} {tile_name(tile)} by seat {seat}: nothing is offered, seat {s} draws next")
+            raise _bad(
+                "illegal_claim", f"SC-R7 {t} {tile_name(tile)} by seat {seat}: nothing is offered, seat {s} draws next"
+            )
         if seat != s:
             raise _bad("not_your_turn", f"SC-R16 seat {s} draws next, not seat {seat}")
         if t != "draw":
@@ -1099,7 +1179,10 @@ class SichuanGame:
         want = st.wall.peek(from_tail)
         if tile != want:
             where = "tail" if from_tail else "head"
-            raise _bad("wrong_draw", f"SC-C4 seat {s} drew {tile_name(tile)} but the wall's {where} tile is {tile_name(want)} (R = {st.wall.remaining})")
+            raise _bad(
+                "wrong_draw",
+                f"SC-C4 seat {s} drew {tile_name(tile)} but the wall's {where} tile is {tile_name(want)} (R = {st.wall.remaining})",
+            )
         _, wall = st.wall.draw(from_tail)
         first = not st.drew[s]
         return _draw_copy(
@@ -1243,7 +1326,9 @@ class SichuanGame:
 
     def turn_phase(self, state: State) -> tuple[int | None, str]:
         """The `turn` and `phase` of `view(state)`, read straight from the state (the live referee)."""
-        return (state.turn if state.phase == "play" else None), (state.phase if state.phase != "play" else f"play:{state.stage}")
+        return (state.turn if state.phase == "play" else None), (
+            state.phase if state.phase != "play" else f"play:{state.stage}"
+        )
 
     def view(self, state: State) -> dict[str, Any]:
         st = state
@@ -1251,7 +1336,9 @@ class SichuanGame:
             "phase": st.phase if st.phase != "play" else f"play:{st.stage}",
             "turn": st.turn if st.phase == "play" else None,
             "hands": [tile_names(kinds_of(h)) for h in st.hands],
-            "melds": [[{"kind": m.kind, "tiles": [tile_name(m.tile)] * m.size, "from": m.frm} for m in ms] for ms in st.melds],
+            "melds": [
+                [{"kind": m.kind, "tiles": [tile_name(m.tile)] * m.size, "from": m.frm} for m in ms] for ms in st.melds
+            ],
             "discards": [tile_names(d) for d in st.discards],
             "void": [SUITS[v] if v >= 0 else None for v in st.void],
             "won": [tile_names(w) for w in st.wins],
@@ -1309,7 +1396,7 @@ def _hand_query(game: SichuanGame, q: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("Sichuan mahjong has no 7z")
     melds: list[Meld] = []
     raw_melds = q.get("melds") or ""
-    for part in (raw_melds.split(",") if isinstance(raw_melds, str) else raw_melds):
+    for part in raw_melds.split(",") if isinstance(raw_melds, str) else raw_melds:
         part = part.strip()
         if not part:
             continue
@@ -1355,7 +1442,10 @@ def _hand_query(game: SichuanGame, q: dict[str, Any]) -> dict[str, Any]:
         di_hu="di_hu" in situ_list,
     )
     if not is_sichuan_win(c, melds, void):
-        return {"win": False, "reason": "SC-H1 not a winning hand" + (" (holds the void suit)" if _has_void(c, void) else "")}
+        return {
+            "win": False,
+            "reason": "SC-H1 not a winning hand" + (" (holds the void suit)" if _has_void(c, void) else ""),
+        }
     sc = score_win(rules, c, melds, wt, situ)
     assert sc is not None
     return {"win": True, "fans": sc.fans, "fan": sc.fan, "multiplier": sc.multiplier}

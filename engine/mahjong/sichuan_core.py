@@ -51,7 +51,7 @@ def has_void(counts: Sequence[int], void: int) -> bool:
     if void < 0:
         return False
     b = 9 * void
-    for k in range(b, b + 9):
+    for k in range(b, b + 9):  # noqa: SIM110 (a compiled loop: no generator object)
         if counts[k]:
             return True
     return False
