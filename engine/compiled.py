@@ -2,8 +2,9 @@
 
 setup.py compiles `MODULES` with mypyc when the package is installed (`make install-dev`, `pip
 install -e .`, a wheel), all in one group:
-- mahjong (engine/mahjong/core.py, bot.py, wild.py): the table-driven shanten, gain and win scans,
-  Hongzhong's wild-tile needs and the bot policy that calls them;
+- mahjong (engine/mahjong/core.py, bot.py, wild.py, sichuan_core.py): the table-driven shanten, gain
+  and win scans, Hongzhong's wild-tile needs, the bot policy that calls them and the Sichuan
+  reducer's plain discard / draw and memo key (sichuan.py keeps its pydantic rules and `State`);
 - the climbing games (engine/climbing/…): the move generator and classifier (moves.py), the laizi
   readings (laizi.py), the Dou Dizhu splitter and bot (bot.py), the Pao De Kuai bot (paodekuai_bot.py).
 It writes, next to each source, an extension module of the same name
