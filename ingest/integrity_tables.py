@@ -272,17 +272,41 @@ def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
             continue
         hand = state.hands[a]
         v = state.void[a]
-        kinds = [x for x in range(N_SUITED) if hand[x] and (x // 9 == v or not (state.rules.que_discard_first
-                                                                                  and sc._has_void(hand, v)))]  # fmt: skip
+        void_first = state.rules.que_discard_first and sc._has_void(hand, v)  # the same for every kind
+        kinds = [x for x in range(N_SUITED) if hand[x] and (x // 9 == v or not void_first)]
         for j in range(len(state.hands)):
             if j == a or not sc._active(state, j):
                 continue
-            served = sc.claim_on(state, j, k) is not None
-            share = sum(sc.claim_on(state, j, x) is not None for x in kinds) / len(kinds) if kinds else 0.0
+            if 0 <= k < N_SUITED:  # `claim_on(state, j, x) is not None` for every suited x at once
+                claims = _claim_mask(sc, state, j)
+                served = bool(claims >> k & 1)
+                share = sum(claims >> x & 1 for x in kinds) / len(kinds) if kinds else 0.0
+            else:
+                served = sc.claim_on(state, j, k) is not None
+                share = sum(sc.claim_on(state, j, x) is not None for x in kinds) / len(kinds) if kinds else 0.0
             if served:
                 add(a, j, "serves", e["seq"])
             if served or share:
                 add(a, j, "serves_excess", e["seq"], float(served) - share, mark=served)
+
+
+def _claim_mask(sc: Any, state: Any, j: int) -> int:
+    """Bit x set when `engine.mahjong.sichuan.claim_on(state, j, x)` is not None, for every suited
+    kind x (SC-H1 `hu`, SC-R9 `peng`; seat j still in the hand, `_sichuan_serves` checks it): its
+    conditions evaluated once per seat instead of once per kind (issue 22; tests/test_ingest_speed6.py
+    compares it with `claim_on` on every discard of the Sichuan worlds)."""
+    from engine.mahjong.core import win_mask
+    from engine.tiles import N_SUITED
+
+    hand, void = state.hands[j], state.void[j]
+    mask = 0 if sc._has_void(hand, void) else win_mask(hand, len(state.melds[j]))
+    for x in range(N_SUITED):
+        if hand[x] >= 2:
+            mask |= 1 << x
+    mask &= (1 << N_SUITED) - 1
+    if 0 <= void < 3:  # never a kind of the seat's void suit
+        mask &= ~(0x1FF << (9 * void))
+    return mask
 
 
 def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
