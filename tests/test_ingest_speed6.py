@@ -131,7 +131,7 @@ def test_claim_mask_and_serves(game: str) -> None:
         for before in (states[1:-1], None):
             calls: list[list[tuple[Any, ...]]] = [[], []]
             for k, fn in enumerate((it._sichuan_serves, _reference_serves)):
-                fn(game, wire[0], wire[1], wire, lambda *a, _k=k, **kw: calls[_k].append((a, kw)), before)
+                fn(game, wire[0], wire[1], wire, lambda *a, _c=calls[k], **kw: _c.append((a, kw)), before)
             assert calls[0] == calls[1]
     assert states_seen > 100
 
