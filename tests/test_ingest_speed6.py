@@ -6,6 +6,8 @@
 - `integrity_tables._claim_mask` equals `engine.mahjong.sichuan.claim_on(state, j, x) is not None`
   for every suited kind, on every state of Sichuan matches, and `_sichuan_serves` adds the same
   components as the reference below (the old code: `claim_on` once per kind and seat);
+- `_PairData` travels to a worker as stacked arrays (`__getstate__`): after a pickle round trip
+  it holds the same numbers and `pair_local` gives the same row;
 - the rows `build_rows(…, facts=True)` makes of simulated matches of the eight games hash to the
   value frozen on main 16da2a0, before these changes.
 """
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -139,3 +142,27 @@ def test_claim_mask_and_serves(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_rows_frozen(game: str) -> None:
     assert _rows_digest(_matches(game, 40, 7)) == FROZEN_ROWS[game]
+
+
+def test_pair_data_pickles_as_stacked_arrays() -> None:
+    facts = []
+    for game in ("ddz", "zhajinhua", "sichuan_xuezhan", "hongzhong"):
+        for mid, evs in _matches(game, 30, 3).items():
+            result, _state, applied, states = _replay(mid, evs, keep=True)
+            if result.status == "finished" and result.deltas is not None:
+                f = it.match_facts(mid, [e.wire_fields() for e in applied], result.deltas, [], states)
+                if f is not None:
+                    facts.append(f)
+    pairs, _ = it._collect(facts)
+    assert pairs
+    for pd_ in pairs.values():
+        back = pickle.loads(pickle.dumps(pd_))
+        assert (back.game, back.a, back.b, back.mids, back.seqs, back.flow, back.flow_var) == (
+            pd_.game, pd_.a, pd_.b, pd_.mids, pd_.seqs, pd_.flow, pd_.flow_var)  # fmt: skip
+        assert len(back.alts) == len(pd_.alts) and len(back.obs) == len(pd_.obs)
+        for x, y in zip(back.alts + back.obs, pd_.alts + pd_.obs, strict=True):
+            assert x.shape == y.shape and x.dtype == y.dtype and x.tobytes() == y.tobytes()
+        if len(pd_.mids) >= 3:
+            assert it.pair_local(back) == it.pair_local(pd_)
+    empty = pickle.loads(pickle.dumps(it._PairData("ddz", "a", "b")))
+    assert empty.alts == [] and empty.obs == []
