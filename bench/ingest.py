@@ -258,20 +258,26 @@ def main() -> None:
     small = run_ingest(quarter, args.workers)
     full = run_ingest(path, args.workers)
     if full["events"] < n * 0.99:
-        raise SystemExit(f"only {full['events']} of {n} events were stored ({full['rejected']} rejected): not a benchmark")
+        raise SystemExit(
+            f"only {full['events']} of {n} events were stored ({full['rejected']} rejected): not a benchmark"
+        )
     rate = full["events"] / full["seconds"]
     print(f"full ingest     : {full['seconds']:8.2f} s  {rate:12,.0f} events/s "
           f"({full['matches']} matches replayed: {full['statuses']}, workers={args.workers})")  # fmt: skip
     print(f"  seconds per step: {full['steps']}; rejected lines: {full['rejected']}")
     print(f"ratio ingest / bare parse: {rate / parse_rate:.3f} (goal >= 0.25)")
     bare_us, parse_us, replay_us = per_event_cpu(path)
-    print(f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
-          f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs")
+    print(
+        f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
+        f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs"
+    )
     parts = parse_parts(path)
     print("CPU per event of a parse worker's job by part, µs (best of 3, first 50,000 lines): "
           + "; ".join(f"{k} {v:.1f}" for k, v in parts.items()))  # fmt: skip
-    print(f"ceiling of the ratio with {args.workers} workers and no other cost: "
-          f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}")
+    print(
+        f"ceiling of the ratio with {args.workers} workers and no other cost: "
+        f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}"
+    )
     for label, r in (("1/4 of the log", small), ("whole log", full)):
         print(f"peak memory, {label:15s}: main {r['rss_main_kb'] / 1024:7.0f} MB, largest worker "
               f"{r['rss_worker_kb'] / 1024:7.0f} MB ({r['events']} events)")  # fmt: skip

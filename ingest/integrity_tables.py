@@ -76,8 +76,16 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "mahjong": ("joint", "feeds", "deal_ins", "serves", "serves_excess"),
     "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
-WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
-                              "lets_out": 2.0, "serves": 0.0, "serves_excess": 2.0}
+WEIGHTS: dict[str, float] = {
+    "fold_to": 2.0,
+    "feeds": 2.0,
+    "deal_ins": 0.0,
+    "raises": 0.0,
+    "holds_back": 2.0,
+    "lets_out": 2.0,
+    "serves": 0.0,
+    "serves_excess": 2.0,
+}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
 counts double (folding a good hand to the partner's better one; feeding the partner's claims;
 serving the partner's pengs and wins beyond what the discarder's hand offers, chosen on Sichuan
@@ -717,9 +725,11 @@ def combine(local: Mapping[tuple[str, str, str], Mapping[str, Any]], games: Mapp
         n_together, z, p_t = loc["matches_together"], loc["behaviour_z"], loc["behaviour_p"]
         g = games[gid]
         pool = len(g["active"])
-        expected = sum(
-            cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items()
-        ) * (g["active"][a] * g["active"][b]) / max(1e-9, _mean_activity(g) ** 2)
+        expected = (
+            sum(cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items())
+            * (g["active"][a] * g["active"][b])
+            / max(1e-9, _mean_activity(g) ** 2)
+        )
         z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
         p_co = _poisson_sf(n_together, expected)
         # the money flow counts where the settlement lines are known: chip dumping (one way, so
@@ -1072,10 +1082,15 @@ def _tables(pairs: Sequence[Mapping[str, Any]], deals: Sequence[Mapping[str, Any
         "evidence_seqs": [json.dumps(r["evidence_seqs"], sort_keys=True) for r in pairs],
     }  # fmt: skip
     drow = {c: [r[c] for r in deals] for c in sch[DEAL_STRENGTH].names}
-    return {PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]), DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH])}
+    return {
+        PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]),
+        DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH]),
+    }
 
 
-def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
+def _previous(
+    root: Path,
+) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
     """The stored facts (match id → (key, game, players, facts, deals)) and pair results of the
     last generation, when it was written by this `FACTS_VERSION`; empty otherwise."""
     import pyarrow.feather as feather
@@ -1091,7 +1106,9 @@ def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str
         return {}, {}
     facts = {m: (m, k, g, list(p), f, d) for m, k, g, p, f, d in zip(mf["match_id"], mf["key"], mf["game"], mf["players"],
                                                                       mf["facts"], mf["deals"], strict=True)}  # fmt: skip
-    cache = {(g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)}
+    cache = {
+        (g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)
+    }
     return facts, cache
 
 

@@ -133,7 +133,9 @@ def _entries(rows: Sequence[tuple[int, str]], validate: bool) -> list[Entry]:
     return out
 
 
-def _replay(match_id: str, entries: list[Entry], keep: bool = False) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
+def _replay(
+    match_id: str, entries: list[Entry], keep: bool = False
+) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
     """The replay result, the last state (None when the deal was never applied) and, with
     `keep`, the events applied and the state after each (else two empty lists)."""
     try:
@@ -144,7 +146,12 @@ def _replay(match_id: str, entries: list[Entry], keep: bool = False) -> tuple[Re
         result = ReplayResult(match_id=match_id, events=len(entries), status="invalid")
         first = next((x for x in entries if isinstance(x, MatchStarted)), None)
         if first is not None:
-            result.game, result.players, result.dealer, result.base = first.game, list(first.players), first.dealer, first.base
+            result.game, result.players, result.dealer, result.base = (
+                first.game,
+                list(first.players),
+                first.dealer,
+                first.base,
+            )
         result.error = {"seq": None, "type": None, "code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"}
         return result, None, [], []
 
