@@ -1,6 +1,6 @@
 """Ingest benchmark: events/s of a full `paiju ingest` vs a bare JSON parse of the same file.
 
-    .venv/bin/python bench/ingest.py [--events 1000000] [--workers 2] [--parts]
+    .venv/bin/python bench/ingest.py [--events 1000000] [--workers 2] [--parts | --instructions [--root TREE]]
 
 Prints, for a log of at least `--events` events (simulated, see bench/_data.py, cached in /tmp):
 - bare JSON parse: `json.loads` of every line in one process (the floor any ingest pays);
@@ -12,6 +12,12 @@ Prints, for a log of at least `--events` events (simulated, see bench/_data.py, 
   parse step with the replay, and the ratio's ceiling they imply (W workers, nothing else paid);
 - the parse step's CPU per event by part (`parse_parts`; `--parts` prints only that).
 Each ingest runs in its own process so that its peak memory is its own.
+
+`--instructions` counts instead the instructions per event of a parse worker's job with the
+speculative replay (`parse_job`, what the workers do for every chunk) by valgrind's cachegrind:
+(a run over the first 30,000 lines − a run over the first 10,000) / 20,000, so imports, the
+first chunk's lazy tables and the start-up cancel out. Exact on a loaded machine; `--root`
+names the tree whose code is counted (default: this one), e.g. a checkout of the baseline.
 """
 
 from __future__ import annotations
@@ -159,6 +165,41 @@ def parse_parts(path: Path, lines: int = 50_000) -> dict[str, float]:
             "whole job": t["job+replay"]}  # fmt: skip
 
 
+def _job_child(path: Path, lines: int) -> None:
+    """The child `--instructions` counts: parse_job with speculation over the first `lines` lines
+    (after one warm-up chunk), in chunks of 5,000 as the ingest makes them."""
+    import itertools
+
+    from ingest.parse import split_lines
+    from ingest.pipeline import _chunks, parse_job
+
+    got = list(itertools.islice(split_lines(str(path)), lines))
+    out = tempfile.mkdtemp(prefix="cg-", dir=CACHE)
+    try:
+        parse_job("bench", "bench.jsonl", 0, 0, got[:5000], out, True)
+        for k, chunk in enumerate(_chunks(iter(got), 5000)):
+            parse_job("bench", "bench.jsonl", 0, k, chunk, out, True)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _count_job(root: str, events: int, lines: int) -> int:
+    """Instructions (cachegrind `I refs`) of `_job_child` over `lines` lines, code from `root`."""
+    import os
+
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "0"}
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable,
+           str(Path(__file__).resolve()), "--root", root, "--events", str(events), "--child-job", str(lines)]  # fmt: skip
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    line = next(x for x in res.stderr.splitlines() if "I   refs:" in x or "I refs:" in x)
+    return int(line.rsplit(":", 1)[1].replace(",", ""))
+
+
+def job_instructions(root: str, events: int, lo: int = 10_000, hi: int = 30_000) -> float:
+    """Instructions per event of a parse worker's job with replay, lines `lo`..`hi` of the log."""
+    return (_count_job(root, events, hi) - _count_job(root, events, lo)) / (hi - lo)
+
+
 def run_ingest(path: Path, workers: int) -> dict:
     lake = Path(tempfile.mkdtemp(prefix="lake-", dir=CACHE))
     try:
@@ -190,8 +231,22 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=1_000_000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--parts", action="store_true", help="only the CPU per event of the parse step's parts")
+    ap.add_argument("--instructions", action="store_true", help="instructions per event of a worker's job (valgrind)")
+    ap.add_argument("--root", default=str(ROOT), help="with --instructions: the tree whose code is counted")
+    ap.add_argument("--child-job", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child_job:
+        sys.path.insert(0, str(Path(args.root).resolve()))
+        path, _ = bench_log(args.events)
+        _job_child(path, args.child_job)
+        return
     path, n = bench_log(args.events)
+    if args.instructions:
+        root = str(Path(args.root).resolve())
+        print(f"code under test: {root}; log {path}; load average {Path('/proc/loadavg').read_text().split()[0]}")
+        print(f"instructions per event of a parse worker's job with replay (lines 10,000-30,000): "
+              f"{job_instructions(root, args.events):,.0f}")  # fmt: skip
+        return
     if args.parts:
         print("; ".join(f"{k} {v:.1f} µs" for k, v in parse_parts(path).items()))
         return
@@ -203,20 +258,26 @@ def main() -> None:
     small = run_ingest(quarter, args.workers)
     full = run_ingest(path, args.workers)
     if full["events"] < n * 0.99:
-        raise SystemExit(f"only {full['events']} of {n} events were stored ({full['rejected']} rejected): not a benchmark")
+        raise SystemExit(
+            f"only {full['events']} of {n} events were stored ({full['rejected']} rejected): not a benchmark"
+        )
     rate = full["events"] / full["seconds"]
     print(f"full ingest     : {full['seconds']:8.2f} s  {rate:12,.0f} events/s "
           f"({full['matches']} matches replayed: {full['statuses']}, workers={args.workers})")  # fmt: skip
     print(f"  seconds per step: {full['steps']}; rejected lines: {full['rejected']}")
     print(f"ratio ingest / bare parse: {rate / parse_rate:.3f} (goal >= 0.25)")
     bare_us, parse_us, replay_us = per_event_cpu(path)
-    print(f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
-          f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs")
+    print(
+        f"CPU per event, one core, first 50,000 lines: bare json.loads {bare_us:.1f} µs; parse step "
+        f"(validate, digest, Parquet) {parse_us:.1f} µs; parse + replay {replay_us:.1f} µs"
+    )
     parts = parse_parts(path)
     print("CPU per event of a parse worker's job by part, µs (best of 3, first 50,000 lines): "
           + "; ".join(f"{k} {v:.1f}" for k, v in parts.items()))  # fmt: skip
-    print(f"ceiling of the ratio with {args.workers} workers and no other cost: "
-          f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}")
+    print(
+        f"ceiling of the ratio with {args.workers} workers and no other cost: "
+        f"{args.workers} x {bare_us:.1f} / {replay_us:.1f} = {args.workers * bare_us / replay_us:.3f}"
+    )
     for label, r in (("1/4 of the log", small), ("whole log", full)):
         print(f"peak memory, {label:15s}: main {r['rss_main_kb'] / 1024:7.0f} MB, largest worker "
               f"{r['rss_worker_kb'] / 1024:7.0f} MB ({r['events']} events)")  # fmt: skip

@@ -76,8 +76,16 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "mahjong": ("joint", "feeds", "deal_ins", "serves", "serves_excess"),
     "climbing": ("joint", "passes", "lets_run", "no_bomb", "holds_back", "lets_out"),
 }
-WEIGHTS: dict[str, float] = {"fold_to": 2.0, "feeds": 2.0, "deal_ins": 0.0, "raises": 0.0, "holds_back": 2.0,
-                              "lets_out": 2.0, "serves": 0.0, "serves_excess": 2.0}
+WEIGHTS: dict[str, float] = {
+    "fold_to": 2.0,
+    "feeds": 2.0,
+    "deal_ins": 0.0,
+    "raises": 0.0,
+    "holds_back": 2.0,
+    "lets_out": 2.0,
+    "serves": 0.0,
+    "serves_excess": 2.0,
+}
 """Weight of a standardised component in T (1 when not listed): the signature of each scheme
 counts double (folding a good hand to the partner's better one; feeding the partner's claims;
 serving the partner's pengs and wins beyond what the discarder's hand offers, chosen on Sichuan
@@ -272,17 +280,41 @@ def _sichuan_serves(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], 
             continue
         hand = state.hands[a]
         v = state.void[a]
-        kinds = [x for x in range(N_SUITED) if hand[x] and (x // 9 == v or not (state.rules.que_discard_first
-                                                                                  and sc._has_void(hand, v)))]  # fmt: skip
+        void_first = state.rules.que_discard_first and sc._has_void(hand, v)  # the same for every kind
+        kinds = [x for x in range(N_SUITED) if hand[x] and (x // 9 == v or not void_first)]
         for j in range(len(state.hands)):
             if j == a or not sc._active(state, j):
                 continue
-            served = sc.claim_on(state, j, k) is not None
-            share = sum(sc.claim_on(state, j, x) is not None for x in kinds) / len(kinds) if kinds else 0.0
+            if 0 <= k < N_SUITED:  # `claim_on(state, j, x) is not None` for every suited x at once
+                claims = _claim_mask(sc, state, j)
+                served = bool(claims >> k & 1)
+                share = sum(claims >> x & 1 for x in kinds) / len(kinds) if kinds else 0.0
+            else:
+                served = sc.claim_on(state, j, k) is not None
+                share = sum(sc.claim_on(state, j, x) is not None for x in kinds) / len(kinds) if kinds else 0.0
             if served:
                 add(a, j, "serves", e["seq"])
             if served or share:
                 add(a, j, "serves_excess", e["seq"], float(served) - share, mark=served)
+
+
+def _claim_mask(sc: Any, state: Any, j: int) -> int:
+    """Bit x set when `engine.mahjong.sichuan.claim_on(state, j, x)` is not None, for every suited
+    kind x (SC-H1 `hu`, SC-R9 `peng`; seat j still in the hand, `_sichuan_serves` checks it): its
+    conditions evaluated once per seat instead of once per kind (issue 22; tests/test_ingest_speed6.py
+    compares it with `claim_on` on every discard of the Sichuan worlds)."""
+    from engine.mahjong.core import win_mask
+    from engine.tiles import N_SUITED
+
+    hand, void = state.hands[j], state.void[j]
+    mask = 0 if sc._has_void(hand, void) else win_mask(hand, len(state.melds[j]))
+    for x in range(N_SUITED):
+        if hand[x] >= 2:
+            mask |= 1 << x
+    mask &= (1 << N_SUITED) - 1
+    if 0 <= void < 3:  # never a kind of the seat's void suit
+        mask &= ~(0x1FF << (9 * void))
+    return mask
 
 
 def _climbing_facts(game: str, st: Mapping[str, Any], dealt: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
@@ -470,6 +502,25 @@ class _PairData:
     seqs: list[list[int]] = field(default_factory=list)
     flow: list[float] = field(default_factory=list)  # per match: net points from a to b
     flow_var: list[float] = field(default_factory=list)  # its variance under the seat shuffle
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Sent to a worker (`pair_local` in the pool) as two arrays, not two arrays per match:
+        `alts` holds each match's whole component matrix, pickled once per pair and match it
+        was 53 MB and 1.8 s of pickling on a million events (issue 22). `__setstate__` gives back
+        the same numbers (views of the stacked arrays)."""
+        sizes = [len(x) for x in self.alts]
+        alts = np.concatenate(self.alts) if self.alts else None
+        obs = np.array(self.obs) if self.obs else None
+        return self.game, self.a, self.b, obs, alts, sizes, self.mids, self.seqs, self.flow, self.flow_var
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.game, self.a, self.b, obs, alts, sizes, self.mids, self.seqs, self.flow, self.flow_var = state
+        self.obs = [] if obs is None else list(obs)
+        self.alts = []
+        at = 0
+        for n in sizes:
+            self.alts.append(alts[at : at + n])
+            at += n
 
 
 def activity(matches: Iterable[tuple[str, Sequence[str]]]) -> dict[str, Any]:
@@ -674,9 +725,11 @@ def combine(local: Mapping[tuple[str, str, str], Mapping[str, Any]], games: Mapp
         n_together, z, p_t = loc["matches_together"], loc["behaviour_z"], loc["behaviour_p"]
         g = games[gid]
         pool = len(g["active"])
-        expected = sum(
-            cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items()
-        ) * (g["active"][a] * g["active"][b]) / max(1e-9, _mean_activity(g) ** 2)
+        expected = (
+            sum(cnt * k * (k - 1) / (pool * (pool - 1)) for k, cnt in g["seats"].items())
+            * (g["active"][a] * g["active"][b])
+            / max(1e-9, _mean_activity(g) ** 2)
+        )
         z_co = (n_together - expected) / math.sqrt(expected) if expected > 0 else 0.0
         p_co = _poisson_sf(n_together, expected)
         # the money flow counts where the settlement lines are known: chip dumping (one way, so
@@ -1029,10 +1082,15 @@ def _tables(pairs: Sequence[Mapping[str, Any]], deals: Sequence[Mapping[str, Any
         "evidence_seqs": [json.dumps(r["evidence_seqs"], sort_keys=True) for r in pairs],
     }  # fmt: skip
     drow = {c: [r[c] for r in deals] for c in sch[DEAL_STRENGTH].names}
-    return {PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]), DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH])}
+    return {
+        PAIR_SIGNALS: pa.table(prow, schema=sch[PAIR_SIGNALS]),
+        DEAL_STRENGTH: pa.table(drow, schema=sch[DEAL_STRENGTH]),
+    }
 
 
-def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
+def _previous(
+    root: Path,
+) -> tuple[dict[str, tuple[str, str, str, list[str], str, str]], dict[tuple[str, str, str], str]]:
     """The stored facts (match id → (key, game, players, facts, deals)) and pair results of the
     last generation, when it was written by this `FACTS_VERSION`; empty otherwise."""
     import pyarrow.feather as feather
@@ -1048,7 +1106,9 @@ def _previous(root: Path) -> tuple[dict[str, tuple[str, str, str, list[str], str
         return {}, {}
     facts = {m: (m, k, g, list(p), f, d) for m, k, g, p, f, d in zip(mf["match_id"], mf["key"], mf["game"], mf["players"],
                                                                       mf["facts"], mf["deals"], strict=True)}  # fmt: skip
-    cache = {(g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)}
+    cache = {
+        (g, a, b): loc for g, a, b, loc in zip(pc["game"], pc["player_a"], pc["player_b"], pc["local"], strict=True)
+    }
     return facts, cache
 
 

@@ -115,7 +115,11 @@ def split_lines(path: str) -> Iterator[Line]:
             elif isinstance(raw, LongLine):  # the head is kept for the match id and seq it names
                 any_line = True
                 if raw.broken is not None:
-                    yield (lineno, raw.head, f"line of {raw.size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it")
+                    yield (
+                        lineno,
+                        raw.head,
+                        f"line of {raw.size}+ bytes exceeds the limit of {MAX_LINE_BYTES}; the file is unreadable after it",
+                    )
                     return
                 yield (lineno, raw.head, f"line of {raw.size} bytes exceeds the limit of {MAX_LINE_BYTES}")
             else:
@@ -190,7 +194,7 @@ def _parse_chunk_events(file_sha: str, file_name: str, lines: list[Line]) -> tup
         add_mid(ev.match_id)
         add_seq(ev.seq)
         add_type(ev.type)  # type: ignore[attr-defined]
-        add_seat(getattr(ev, "seat", None))
+        add_seat(ev.__dict__.get("seat"))  # a model without the field: None (a getattr miss costs µs)
         add_ts(ev.ts)
         add_hash(ev.hash)
         add_canon(canon)

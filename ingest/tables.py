@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -133,7 +133,9 @@ def _entries(rows: Sequence[tuple[int, str]], validate: bool) -> list[Entry]:
     return out
 
 
-def _replay(match_id: str, entries: list[Entry], keep: bool = False) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
+def _replay(
+    match_id: str, entries: list[Entry], keep: bool = False
+) -> tuple[ReplayResult, Any, list[AnyEvent], list[Any]]:
     """The replay result, the last state (None when the deal was never applied) and, with
     `keep`, the events applied and the state after each (else two empty lists)."""
     try:
@@ -144,7 +146,12 @@ def _replay(match_id: str, entries: list[Entry], keep: bool = False) -> tuple[Re
         result = ReplayResult(match_id=match_id, events=len(entries), status="invalid")
         first = next((x for x in entries if isinstance(x, MatchStarted)), None)
         if first is not None:
-            result.game, result.players, result.dealer, result.base = first.game, list(first.players), first.dealer, first.base
+            result.game, result.players, result.dealer, result.base = (
+                first.game,
+                list(first.players),
+                first.dealer,
+                first.base,
+            )
         result.error = {"seq": None, "type": None, "code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"}
         return result, None, [], []
 
@@ -215,6 +222,24 @@ def _int_or_none(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
+def _fact_events(applied: list[AnyEvent]) -> list[Mapping[str, Any]]:
+    """The events as `match_facts` reads them when it is given the replay's states (docs/integrity.md):
+    `match_started` and `dealt` as their lines' JSON objects (`wire_fields`), every later event as
+    its own field dict (`__dict__`, no copy: issue 22, a dict built per event was 2 µs of it).
+
+    The two answer every look-up `match_facts` makes of an event after the deal alike: it reads
+    required fields by `[]` (set on every event of a match that replayed) and the optional ones by
+    `.get` with None as the default, which is the model's default of each (`kind`, `tile`,
+    `amount` … are required; `as` is the one aliased field: an event that set it is given as
+    `wire_fields`). With the states given it never rebuilds an event from these dicts
+    (`integrity_tables._states`); tests/test_ingest_speed6.py compares the facts both ways."""
+    out: list[Mapping[str, Any]] = []
+    for k, e in enumerate(applied):
+        d = e.__dict__
+        out.append(e.wire_fields() if k < 2 or d.get("as_") is not None else d)
+    return out
+
+
 def _add_facts(rows: _Rows, match_id: str, result: ReplayResult, applied: list[AnyEvent], states: list[Any]) -> None:
     """The integrity facts of a finished match, from the replay just made: the events as the lake
     stores them (their set fields = the JSON of the line), the settlement's deltas and lines as the
@@ -222,10 +247,11 @@ def _add_facts(rows: _Rows, match_id: str, result: ReplayResult, applied: list[A
     if rows.facts is None or result.status != "finished" or result.deltas is None:
         return
     items = [(it.get("seat"), it.get("from"), it.get("points")) for it in result.items]
+    whole = len(states) == len(applied)
     try:
-        f = match_facts(match_id, [e.wire_fields() for e in applied], result.deltas,
+        f = match_facts(match_id, _fact_events(applied) if whole else [e.wire_fields() for e in applied], result.deltas,
                         [(int(a), int(b), int(c)) for a, b, c in items if a is not None and b is not None and c is not None],
-                        states if len(states) == len(applied) else None)  # fmt: skip
+                        states if whole else None)  # fmt: skip
     except Exception:  # a bug behind the facts must not stop the replay: the integrity step reads
         return  # this match back from the lake instead (and names a failure there, after publishing)
     if f is not None:
