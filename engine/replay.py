@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import groupby, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -535,6 +535,11 @@ class GroupedLog:
 def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
     """Group interleaved matches by `match_id`; a bad line joins its match when it names one."""
     g = GroupedLog()
+    _group_into(g, lines)
+    return g
+
+
+def _group_into(g: GroupedLog, lines: Iterable[ParsedLine | LineError]) -> None:
     matches = g.matches
     for ln in lines:
         if isinstance(ln, ParsedLine):
@@ -550,4 +555,25 @@ def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
             g.matches.setdefault(mid, []).append(ln.error)
         else:
             g.orphans.append(ln)
+
+
+_MATCH_ID_OF = attrgetter("match_id")
+
+
+def group_blocks(blocks: Iterable[tuple[bool, list[Any]]]) -> GroupedLog:
+    """`group_lines` of the blocks of `events.codec.iter_blocks`: a block of events only is
+    grouped by runs of one match id (`groupby`, in C: a log's matches mostly come one after the
+    other), any other block line by line as `group_lines` does (issue 22)."""
+    g = GroupedLog()
+    matches = g.matches
+    for clean, items in blocks:
+        if not clean:
+            _group_into(g, items)
+            continue
+        for mid, run in groupby(items, _MATCH_ID_OF):
+            entries = matches.get(mid)
+            if entries is None:
+                matches[mid] = list(run)
+            else:
+                entries.extend(run)
     return g
