@@ -405,12 +405,66 @@ class _Run:
         self.result.error = err.as_dict()
         return err
 
+    def _plain(self, k: int) -> tuple[int, ContractError | None]:
+        """From entry `k` on (past seq 1), the entries `Fold.step` would simply apply, applied
+        here with the same checks in one loop (no `step`/`_apply` call, no `Outcome` an event:
+        issue 22): (the index of the first entry it does not take, the refusal of the game's
+        `apply` there or None). For `run` without steps, unreadable lines or any hash only (so no
+        chain is linked: `Fold.step`'s hash part never runs).
+
+        It takes an entry at its seq, of a type the game decides (not `_DRIVER_TYPES`), before
+        the end, with its seat in range, as `Fold.step`/`_apply` check them in that order; any
+        other entry goes back to `run`, whose `step` decides it."""
+        fold = self.fold
+        game = fold.game
+        assert game is not None
+        entries = self.entries
+        n_entries = len(entries)
+        apply, is_finished, seats = game.apply, game.is_finished, fold.n
+        append = fold.events.append
+        state, finished = fold.state, fold.finished
+        err: ContractError | None = None
+        try:
+            while k < n_entries:
+                ev = entries[k]
+                f = ev.__dict__
+                if f["seq"] != k or finished or f["type"] in _DRIVER_TYPES:
+                    break
+                seat = f.get("seat")
+                if seat is not None and seat >= seats:
+                    break
+                try:
+                    state = apply(state, ev)
+                except ContractError as e:
+                    err = fold._refuse(e, ev).error
+                    break
+                finished = is_finished(state)
+                append(ev)
+                k += 1
+        finally:
+            fold.state, fold.finished = state, finished
+        return k, err
+
     def run(self) -> Iterator[Step]:
         fold = self.fold
         step, want_steps, unreadable = fold.step, self.want_steps, self.unreadable > 0
+        plain = not want_steps and not unreadable and not fold.link_chain
         stopped = False
+        entries = self.entries
+        n_entries = len(entries)
         # one entry per seq, ascending (merge_entries): the k-th must be seq k
-        for expected, entry in enumerate(self.entries):
+        expected = 0
+        while expected < n_entries:
+            if expected == 2 and plain:  # seq 0 and 1 applied: the game's events, in one loop
+                expected, err = self._plain(2)
+                if err is not None:
+                    entry = entries[expected]
+                    yield Step(entry.seq, entry, fold.state, self._fail(err, entry))
+                    stopped = True
+                    break
+                if expected == n_entries:
+                    break
+            entry = entries[expected]
             if entry.seq != expected:
                 err = gap_error(entry.seq, expected)
                 ev = None if isinstance(entry, ContractError) else entry
@@ -431,6 +485,7 @@ class _Run:
                 break
             if want_steps:
                 yield Step(entry.seq, entry, fold.state)
+            expected += 1
         if stopped:
             fold.any_hash, fold.chain_broken = _whole_chain(self.entries)
         fold.conclude()
