@@ -9,7 +9,7 @@ Strict or lenient is the caller's choice: `replay(..., strict=True)` raises the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby, repeat
 from operator import attrgetter
@@ -421,6 +421,10 @@ class _Run:
         entries = self.entries
         n_entries = len(entries)
         apply, is_finished, seats = game.apply, game.is_finished, fold.n
+        # optional hook: the functions `apply` dispatches to by event class, called straight
+        # (valid while the match is not finished: the loop stops at the end)
+        hook = getattr(game, "reducers", None)
+        direct: Mapping[type, Any] = hook() if hook is not None else {}
         append = fold.events.append
         state, finished = fold.state, fold.finished
         err: ContractError | None = None
@@ -434,7 +438,7 @@ class _Run:
                 if seat is not None and seat >= seats:
                     break
                 try:
-                    state = apply(state, ev)
+                    state = direct.get(ev.__class__, apply)(state, ev)
                 except ContractError as e:
                     err = fold._refuse(e, ev).error
                     break
