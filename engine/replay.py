@@ -27,6 +27,11 @@ from events.notation import CARD_GAMES, CARD_SET, MAHJONG_GAMES, TILE_SET
 Entry = AnyEvent | ContractError
 
 
+_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""`json.dumps(…, ensure_ascii=False, separators=(",", ":"))` with its encoder built once: with
+options, `json.dumps` builds a new encoder on every call (issue 22: one a match)."""
+
+
 @dataclass
 class ReplayResult:
     """One match's replay result; `to_dict()` is the contract's object, in its field order."""
@@ -68,7 +73,7 @@ class ReplayResult:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return _RESULT_JSON(self.to_dict())
 
 
 @dataclass
@@ -502,6 +507,8 @@ def _check_deal_kind(game_id: str, ev: Dealt) -> None:
     elif game_id in MAHJONG_GAMES:
         want, kind = TILE_SET, "tile"
     else:
+        return
+    if all(map(want.issuperset, ev.hands)):  # every hand at once, in C (issue 22)
         return
     for s, hand in enumerate(ev.hands):
         for x in hand:

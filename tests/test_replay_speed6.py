@@ -321,3 +321,50 @@ def _final_stepped(entries: Any) -> tuple[Any, Any]:
     for _ in run.run():
         pass
     return run.result, run.state
+
+
+def _ddz_deal(hands: list[list[str]], bottom: list[str]) -> list[Any]:
+    return [
+        codec.parse_event(
+            {"match_id": "d", "seq": 0, "type": "match_started", "game": "ddz", "rules": {}, "players": ["a", "b", "c"],
+             "dealer": 0, "base": 1}
+        ),
+        codec.parse_event({"match_id": "d", "seq": 1, "type": "dealt", "hands": hands, "bottom": bottom}),
+    ]  # fmt: skip
+
+
+def test_the_deal_checks_name_the_first_fault() -> None:
+    """Hand-made deals: the message names the first card that is not one (seat order, then the
+    bottom), or a card that appears twice; the driver names a tile in a card game by its hand."""
+    from engine.cards import CARD_NAME
+    from engine.errors import Illegal
+
+    names = [CARD_NAME[i] for i in range(54)]
+    hands, bottom = [names[0:17], names[17:34], names[34:51]], names[51:54]
+    game = get_game("ddz")
+    rules = game.parse_rules({})
+    started, dealt = _ddz_deal(hands, bottom)
+    assert game.start(started, dealt, rules).hands == ((1 << 17) - 1, ((1 << 17) - 1) << 17, ((1 << 17) - 1) << 34)
+    bad = [list(h) for h in hands]
+    bad[1][3], bad[2][0] = "1m", "2p"
+    with pytest.raises(Illegal, match=r"^bad_deal: DDZ-R2 '1m' is not a card of the 54-card deck$"):
+        game.start(*_ddz_deal(bad, bottom), rules)
+    r = replay_final(_ddz_deal(bad, bottom))[0]
+    assert (r.status, r.error["code"], r.error["message"]) == (
+        "invalid",
+        "bad_deal",
+        "hand 1 holds '1m', which is not a card of ddz",
+    )
+    bad = [list(h) for h in hands]
+    bad[2][5] = names[0]
+    with pytest.raises(Illegal, match=f"^bad_deal: DDZ-R2 the deal is not the 54-card deck: {names[0]} appears twice$"):
+        game.start(*_ddz_deal(bad, bottom), rules)
+    with pytest.raises(Illegal, match=f"^bad_deal: DDZ-R2 the deal is not the 54-card deck: {names[1]} appears twice$"):
+        game.start(*_ddz_deal(hands, [names[1], names[52], names[53]]), rules)
+
+
+def test_the_result_line_is_json_dumps() -> None:
+    """`ReplayResult.to_json` (one encoder built once) against `json.dumps` with the options."""
+    r = replay_final(_ddz_deal([["3s"] * 17] * 3, ["4s"] * 3))[0]
+    r.items = [{"kind": "x", "note": "é ✓", "n": 10**30, "f": 1.5}]
+    assert r.to_json() == json.dumps(r.to_dict(), ensure_ascii=False, separators=(",", ":"))
