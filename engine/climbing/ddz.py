@@ -34,8 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache, reduce
-from operator import or_
+from functools import lru_cache
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field
@@ -194,11 +193,12 @@ class DouDizhu:
         masks = []
         union = 0
         for h in (*dealt.hands, bottom):
-            bits = [*map(CARD_BIT.get, h)]  # a hand's look-ups and OR in C (issue 22)
-            if None in bits:
-                c = h[bits.index(None)]  # the first card that is not one
-                raise Illegal("bad_deal", f"DDZ-R2 {c!r} is not a card of the 54-card deck")
-            m = reduce(or_, bits, 0)
+            m = 0
+            for c in h:
+                bit = CARD_BIT.get(c)
+                if bit is None:
+                    raise Illegal("bad_deal", f"DDZ-R2 {c!r} is not a card of the 54-card deck")
+                m |= bit
             masks.append(m)
             if m & union or m.bit_count() != len(h):
                 every = [c for h in dealt.hands for c in h] + list(bottom)
