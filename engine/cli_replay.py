@@ -11,9 +11,9 @@ from itertools import chain
 from typing import Any
 
 from engine.registry import GameNotAvailable, get_game
-from engine.replay import Entry, GroupedLog, ReplayResult, group_lines, replay_final, replay_with_steps
+from engine.replay import Entry, GroupedLog, ReplayResult, group_blocks, replay_final, replay_with_steps
 from engine.rooms import Finding, RoomMatch, check_rooms, room_match, started_of, summarise
-from events.codec import LineError, ParsedLine, event_to_json, gc_paused, read_log
+from events.codec import event_to_json, gc_paused, read_log_blocks
 from events.errors import UsageError
 
 
@@ -24,9 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--steps", action="store_true", help="print every event with the state after it")
 
 
-def _lines(paths: list[str]) -> Iterator[ParsedLine | LineError]:
-    """Every line of the files in turn (chained in C: no generator of ours between, issue 22)."""
-    return chain.from_iterable(map(read_log, paths))
+def _blocks(paths: list[str]) -> Iterator[tuple[bool, list[Any]]]:
+    """Every block of lines of the files in turn (`read_log_blocks`; chained in C, issue 22)."""
+    return chain.from_iterable(map(read_log_blocks, paths))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    grouped: GroupedLog = group_lines(_lines(args.paths))
+    grouped: GroupedLog = group_blocks(_blocks(args.paths))
     for orphan in grouped.orphans:
         print(f"{orphan.path}:{orphan.line}: {orphan.error.code}: {orphan.error.message}", file=sys.stderr)
     matches = grouped.matches

@@ -9,9 +9,9 @@ Strict or lenient is the caller's choice: `replay(..., strict=True)` raises the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import groupby, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -25,6 +25,11 @@ from events.models import AnyEvent, Dealt, MatchStarted
 from events.notation import CARD_GAMES, CARD_SET, MAHJONG_GAMES, TILE_SET
 
 Entry = AnyEvent | ContractError
+
+
+_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""`json.dumps(…, ensure_ascii=False, separators=(",", ":"))` with its encoder built once: with
+options, `json.dumps` builds a new encoder on every call (issue 22: one a match)."""
 
 
 @dataclass
@@ -68,7 +73,7 @@ class ReplayResult:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return _RESULT_JSON(self.to_dict())
 
 
 @dataclass
@@ -405,12 +410,70 @@ class _Run:
         self.result.error = err.as_dict()
         return err
 
+    def _plain(self, k: int) -> tuple[int, ContractError | None]:
+        """From entry `k` on (past seq 1), the entries `Fold.step` would simply apply, applied
+        here with the same checks in one loop (no `step`/`_apply` call, no `Outcome` an event:
+        issue 22): (the index of the first entry it does not take, the refusal of the game's
+        `apply` there or None). For `run` without steps, unreadable lines or any hash only (so no
+        chain is linked: `Fold.step`'s hash part never runs).
+
+        It takes an entry at its seq, of a type the game decides (not `_DRIVER_TYPES`), before
+        the end, with its seat in range, as `Fold.step`/`_apply` check them in that order; any
+        other entry goes back to `run`, whose `step` decides it."""
+        fold = self.fold
+        game = fold.game
+        assert game is not None
+        entries = self.entries
+        n_entries = len(entries)
+        apply, is_finished, seats = game.apply, game.is_finished, fold.n
+        # optional hook: the functions `apply` dispatches to by event class, called straight
+        # (valid while the match is not finished: the loop stops at the end)
+        hook = getattr(game, "reducers", None)
+        direct: Mapping[type, Any] = hook() if hook is not None else {}
+        append = fold.events.append
+        state, finished = fold.state, fold.finished
+        err: ContractError | None = None
+        try:
+            while k < n_entries:
+                ev = entries[k]
+                f = ev.__dict__
+                if f["seq"] != k or finished or f["type"] in _DRIVER_TYPES:
+                    break
+                seat = f.get("seat")
+                if seat is not None and seat >= seats:
+                    break
+                try:
+                    state = direct.get(ev.__class__, apply)(state, ev)
+                except ContractError as e:
+                    err = fold._refuse(e, ev).error
+                    break
+                finished = is_finished(state)
+                append(ev)
+                k += 1
+        finally:
+            fold.state, fold.finished = state, finished
+        return k, err
+
     def run(self) -> Iterator[Step]:
         fold = self.fold
         step, want_steps, unreadable = fold.step, self.want_steps, self.unreadable > 0
+        plain = not want_steps and not unreadable and not fold.link_chain
         stopped = False
+        entries = self.entries
+        n_entries = len(entries)
         # one entry per seq, ascending (merge_entries): the k-th must be seq k
-        for expected, entry in enumerate(self.entries):
+        expected = 0
+        while expected < n_entries:
+            if expected == 2 and plain:  # seq 0 and 1 applied: the game's events, in one loop
+                expected, err = self._plain(2)
+                if err is not None:
+                    entry = entries[expected]
+                    yield Step(entry.seq, entry, fold.state, self._fail(err, entry))
+                    stopped = True
+                    break
+                if expected == n_entries:
+                    break
+            entry = entries[expected]
             if entry.seq != expected:
                 err = gap_error(entry.seq, expected)
                 ev = None if isinstance(entry, ContractError) else entry
@@ -431,6 +494,7 @@ class _Run:
                 break
             if want_steps:
                 yield Step(entry.seq, entry, fold.state)
+            expected += 1
         if stopped:
             fold.any_hash, fold.chain_broken = _whole_chain(self.entries)
         fold.conclude()
@@ -535,6 +599,11 @@ class GroupedLog:
 def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
     """Group interleaved matches by `match_id`; a bad line joins its match when it names one."""
     g = GroupedLog()
+    _group_into(g, lines)
+    return g
+
+
+def _group_into(g: GroupedLog, lines: Iterable[ParsedLine | LineError]) -> None:
     matches = g.matches
     for ln in lines:
         if isinstance(ln, ParsedLine):
@@ -550,4 +619,25 @@ def group_lines(lines: Iterable[ParsedLine | LineError]) -> GroupedLog:
             g.matches.setdefault(mid, []).append(ln.error)
         else:
             g.orphans.append(ln)
+
+
+_MATCH_ID_OF = attrgetter("match_id")
+
+
+def group_blocks(blocks: Iterable[tuple[bool, list[Any]]]) -> GroupedLog:
+    """`group_lines` of the blocks of `events.codec.iter_blocks`: a block of events only is
+    grouped by runs of one match id (`groupby`, in C: a log's matches mostly come one after the
+    other), any other block line by line as `group_lines` does (issue 22)."""
+    g = GroupedLog()
+    matches = g.matches
+    for clean, items in blocks:
+        if not clean:
+            _group_into(g, items)
+            continue
+        for mid, run in groupby(items, _MATCH_ID_OF):
+            entries = matches.get(mid)
+            if entries is None:
+                matches[mid] = list(run)
+            else:
+                entries.extend(run)
     return g

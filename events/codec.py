@@ -351,13 +351,14 @@ class ReadFailure(NamedTuple):
     reason: str
 
 
-def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | LongLine | ReadFailure]]:
-    """(line number, the line's bytes without its newline) for every line of a binary stream,
-    read in blocks (issue 22: a `readline` a line cost a microsecond an event); an over-long
-    line comes as a `LongLine` (the rest of it is skipped, never held), a failure to read on as a
-    `ReadFailure` numbered after the last line read (a cut line before it is lost, as it is by
-    `readline`; inside an over-long line, the `LongLine` says it instead, as the last item).
-    Blank lines are yielded too: the numbers count every line."""
+RawItem = bytes | LongLine | ReadFailure
+
+
+def raw_blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[RawItem], bool]]:
+    """`raw_lines` a block at a time: (the number of the block's first line, its lines in order
+    and numbered on from there, whether they are all plain `bytes`). The numbers run on from one
+    block to the next; a block is never empty. One item per read of `READ_BLOCK` bytes, so that
+    a reader of a clean log pays no Python step per line to get at its lines (issue 22)."""
     read = getattr(stream, "read1", stream.read)
     lineno = 0
     tail = b""  # the start of a line whose newline has not been read yet
@@ -368,42 +369,59 @@ def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | LongLine | ReadF
             block = read(READ_BLOCK)
         except (OSError, EOFError, zlib.error) as e:
             if long_head is not None:  # the stream ends inside an over-long line
-                yield lineno + 1, LongLine(long_head, long_size, str(e))
+                yield lineno + 1, [LongLine(long_head, long_size, str(e))], False
             else:
-                yield lineno + 1, ReadFailure(str(e))
+                yield lineno + 1, [ReadFailure(str(e))], False
             return
         if not block:
             break
+        first = lineno + 1
+        out: list[RawItem] = []
         if long_head is not None:  # skipping the rest of an over-long line
             cut = block.find(b"\n")
             if cut < 0:
                 long_size += len(block)
                 continue
             lineno += 1
-            yield lineno, LongLine(long_head, long_size + cut + 1)
+            out.append(LongLine(long_head, long_size + cut + 1))
             long_head = None
             block = block[cut + 1 :]
-        pieces = block.split(b"\n")
+        pieces: list[bytes] = block.split(b"\n")
         if tail:
             pieces[0] = tail + pieces[0]
         tail = pieces.pop()
-        for piece in pieces:
-            lineno += 1
-            if len(piece) > MAX_LINE_BYTES:
-                yield lineno, LongLine(piece[:HEAD_BYTES], len(piece) + 1)
-            else:
-                yield lineno, piece
+        if pieces and max(map(len, pieces)) > MAX_LINE_BYTES:
+            for piece in pieces:
+                out.append(LongLine(piece[:HEAD_BYTES], len(piece) + 1) if len(piece) > MAX_LINE_BYTES else piece)
+        elif out:
+            out.extend(pieces)
+        else:
+            out = pieces  # type: ignore[assignment]  # the common block: its lines as split
+        lineno += len(pieces)
+        if out:
+            yield first, out, out is pieces
         if len(tail) > MAX_LINE_BYTES:
             long_head, long_size, tail = tail[:HEAD_BYTES], len(tail), b""
     if long_head is not None:
         lineno += 1
-        yield lineno, LongLine(long_head, long_size)
+        yield lineno, [LongLine(long_head, long_size)], False
     elif tail:
         lineno += 1
-        yield lineno, tail
+        yield lineno, [tail], True
     failure = read_failure(stream)
     if failure is not None:
-        yield lineno + 1, ReadFailure(failure)
+        yield lineno + 1, [ReadFailure(failure)], False
+
+
+def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | LongLine | ReadFailure]]:
+    """(line number, the line's bytes without its newline) for every line of a binary stream,
+    read in blocks (issue 22: a `readline` a line cost a microsecond an event); an over-long
+    line comes as a `LongLine` (the rest of it is skipped, never held), a failure to read on as a
+    `ReadFailure` numbered after the last line read (a cut line before it is lost, as it is by
+    `readline`; inside an over-long line, the `LongLine` says it instead, as the last item).
+    Blank lines are yielded too: the numbers count every line."""
+    for first, items, _ in raw_blocks(stream):
+        yield from enumerate(items, first)
 
 
 _TUPLE_NEW = tuple.__new__
@@ -413,8 +431,13 @@ tuple in C (issue 22: a call a line)."""
 
 def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]:
     """Parse every line of a binary stream; a read failure (truncated gzip) ends it with a LineError."""
-    lineno = 0
-    for lineno, raw in raw_lines(stream):
+    for first, items, _ in raw_blocks(stream):
+        yield from _parsed(items, first, path)
+
+
+def _parsed(items: list[RawItem], first: int, path: str) -> Iterator[ParsedLine | LineError]:
+    """`iter_lines` of one block of `raw_blocks` (its first line numbered `first`)."""
+    for lineno, raw in enumerate(items, first):
         if raw.__class__ is bytes:
             stripped = raw.strip()  # type: ignore[union-attr]
             if stripped:
@@ -433,6 +456,44 @@ def iter_lines(stream: IO[bytes], path: str) -> Iterator[ParsedLine | LineError]
         else:
             assert isinstance(raw, ReadFailure)
             yield LineError(path, lineno, ContractError("bad_json", f"unreadable input after line {lineno - 1}: {raw.reason}"), b"")
+
+
+def iter_blocks(stream: IO[bytes], path: str) -> Iterator[tuple[bool, list[Any]]]:
+    """`iter_lines` a block at a time, for a reader that needs the events and not their line
+    numbers (`paiju replay`): `(True, events)` for a block whose every line is an event, each
+    decided by the fast path alone, else `(False, the block's ParsedLine | LineError)`, as
+    `iter_lines` yields them. Of a clean log, each line costs one `parse_clean` called from C
+    (`map`) and no Python step of ours (issue 22).
+
+    A line is tried by the fast path as read, before `iter_lines` strips it: JSON's own
+    whitespace (space, tab, CR) around it changes neither its decode nor its colon, bracket and
+    backslash counts, so the event is the one of the stripped line; any other line (blank, other
+    whitespace, refused) is then decided by `iter_lines`' own code."""
+    for first, items, plain in raw_blocks(stream):
+        if plain:
+            events = list(map(parse_clean, items))  # type: ignore[arg-type]
+            if all(events):  # an event is always true (no __bool__/__len__); None is not
+                yield True, events
+                continue
+        yield False, list(_parsed(items, first, path))
+
+
+def _open_or_error(path: str | Path) -> IO[bytes] | LineError:
+    p = str(path)
+    try:
+        return open_log(path)
+    except OSError as e:
+        return LineError(p, 0, ContractError("bad_json", f"cannot open {p}: {e.strerror or e}"), b"")
+
+
+def read_log_blocks(path: str | Path) -> Iterator[tuple[bool, list[Any]]]:
+    """`read_log` a block at a time (`iter_blocks`); an unopenable file yields one LineError."""
+    stream = _open_or_error(path)
+    if isinstance(stream, LineError):
+        yield False, [stream]
+        return
+    with stream:
+        yield from iter_blocks(stream, str(path))
 
 
 def read_log(path: str | Path) -> Iterator[ParsedLine | LineError]:

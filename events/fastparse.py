@@ -221,7 +221,7 @@ def parse_clean(raw: bytes) -> AnyEvent | None:
         given["as_"] = given.pop("as")
     # `construct`, inlined (a call a line)
     ev = _NEW(model)
-    _SET_DICT(ev, {**unset, **given})
+    _SET_DICT(ev, unset | given)  # one merge in C (the order of `unset`: the model's)
     _SET_FIELDS(ev, {*given})
     _SET_EXTRA(ev, None)
     _SET_PRIVATE(ev, None)

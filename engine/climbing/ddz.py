@@ -229,6 +229,13 @@ class DouDizhu:
             Forfeit: self._forfeit,
         }  # fmt: skip
 
+    def reducers(self) -> Mapping[type, Any]:
+        """The driver's optional hook (engine/replay.py `_Run._plain`): event class → the function
+        `apply` calls for it, `fn(state, event)`, once `apply`'s own first check passes (not
+        after the end, DDZ-R22, which the driver checks first itself); a class not listed is
+        `apply`'s to refuse (DDZ-R1)."""
+        return self._handlers
+
     def apply(self, state: DDZState, event: AnyEvent) -> DDZState:
         if state.phase == "end":
             raise Illegal("after_end", f"DDZ-R22 {event.type} after the match ended")
